@@ -1,0 +1,5 @@
+module github.com/locksim/locksim
+
+go 1.25
+
+require github.com/pkg/errors v0.9.1

@@ -1,0 +1,275 @@
+package redis
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// ClientConfig chooses among the published variants of the single-instance lock.
+type ClientConfig struct {
+	Server sim.ProcID
+	// SetNXExpire takes the lock with SETNX and then EXPIRE, two commands: a client
+	// that dies between them leaves a key that never expires. The default is the
+	// atomic SET key value NX PX ttl.
+	SetNXExpire bool
+	// PlainDel releases with DEL, which deletes the key whoever holds it now. The
+	// default is the compare-and-delete script.
+	PlainDel bool
+	// ValidityTimer makes the client stop believing once ttl has passed on its own
+	// monotonic clock, counted from before it sent the request. Without it the
+	// client believes until it releases.
+	ValidityTimer bool
+	TTL           time.Duration // used when the acquire command gives none
+	Retry         time.Duration // wait before retrying a failed acquire; 0: give up
+	RetryJitter   time.Duration // plus a random draw in [0, RetryJitter]
+	MaxAttempts   int           // 0: unlimited
+	Timeout       time.Duration // a request with no reply by then has failed
+}
+
+// Client commands, sent by scenarios.
+const (
+	CmdAcquire = "acquire"
+	CmdRelease = "release"
+	CmdRead    = "read"
+	CmdWrite   = "write"
+)
+
+type clientState uint8
+
+const (
+	stateIdle clientState = iota
+	stateAcquiring
+	stateHolding
+)
+
+var stateNames = [...]string{"idle", "acquiring", "holding"}
+
+const (
+	timerRetry sim.TimerID = iota + 1
+	timerValidity
+	timerTimeout
+)
+
+// Client is a process that takes a lock on one Redis node.
+type Client struct {
+	env      sim.Env
+	cfg      ClientConfig
+	state    clientState
+	lock     string
+	ttl      time.Duration
+	value    string // this acquisition's random value ("c1#2")
+	acquired int    // acquisitions started
+	attempts int
+	start    time.Duration // monotonic reading before the request (validity start)
+	pending  string        // the request awaiting a reply
+	reqID    uint64
+	believes bool
+	token    int64
+	hasToken bool
+}
+
+// NewClient returns a constructor for a lock client with cfg.
+func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
+	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+}
+
+// Step handles one input.
+func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InCommand:
+		c.command(now, in.Msg, out)
+	case sim.InTimer:
+		switch in.Timer {
+		case timerRetry:
+			c.try(now, out)
+		case timerValidity:
+			c.endBelief(sim.ReasonValidity, out)
+		case timerTimeout:
+			if c.state == stateAcquiring {
+				c.pending = ""
+				c.failAttempt("no reply within "+sim.FormatDuration(c.cfg.Timeout), out)
+			}
+		}
+	case sim.InMessage:
+		if in.From == c.cfg.Server {
+			c.reply(now, in.Msg, out)
+		}
+	}
+}
+
+func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case CmdAcquire:
+		if c.state != stateIdle {
+			out.Observe(c.note("%s is already %s %s; acquire ignored", c.env.Name, stateNames[c.state], c.lock))
+			return
+		}
+		c.lock, c.ttl = m.Key, c.cfg.TTL
+		if m.HasN {
+			c.ttl = time.Duration(m.N) * time.Millisecond
+		}
+		c.acquired++
+		c.attempts = 0
+		c.value = fmt.Sprintf("%s#%d", c.env.Name, c.acquired)
+		c.state = stateAcquiring
+		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
+		c.try(now, out)
+	case CmdRelease:
+		if c.value == "" || (m.Key != "" && m.Key != c.lock) {
+			out.Observe(c.note("%s holds nothing called %s; release ignored", c.env.Name, m.Key))
+			return
+		}
+		c.release(out)
+	case CmdRead, CmdWrite:
+		// The client acts under the grant it last acquired, believing or not: the
+		// scenario decides when a stale client writes.
+		target := c.env.Lookup(m.Key)
+		if target == sim.NoProc {
+			out.Observe(c.note("%s: no process %s to %s", c.env.Name, m.Key, m.Op))
+			return
+		}
+		op := sim.Message{Op: m.Op, Key: m.Key, Value: c.value}
+		if c.hasToken {
+			op = op.WithN(c.token)
+		}
+		out.Send(target, op)
+	}
+}
+
+// try sends one acquisition attempt.
+func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
+	if c.state != stateAcquiring {
+		return
+	}
+	c.attempts++
+	c.start = now.Mono
+	ms := int64(c.ttl / time.Millisecond)
+	if c.cfg.SetNXExpire {
+		c.request(sim.Message{Op: OpSetNX, Key: c.lock, Value: c.value}, out)
+	} else {
+		c.request(sim.Message{Op: OpSet, Key: c.lock, Value: c.value, Opts: "NX PX"}.WithN(ms), out)
+	}
+}
+
+func (c *Client) request(m sim.Message, out *sim.Outputs) {
+	c.reqID++
+	m.ID = c.reqID
+	c.pending = m.Op
+	out.Send(c.cfg.Server, m)
+	if c.cfg.Timeout > 0 {
+		out.SetTimer(timerTimeout, c.cfg.Timeout)
+	}
+}
+
+func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	if m.ID != c.reqID || c.pending == "" {
+		return // a late reply to a request already given up on
+	}
+	op := c.pending
+	c.pending = ""
+	out.CancelTimer(timerTimeout)
+	switch op {
+	case OpSet:
+		if m.Op == ReplyOK {
+			c.becomeHolder(now, out)
+		} else {
+			c.failAttempt("key exists", out)
+		}
+	case OpSetNX:
+		if m.Op == ReplyInt && m.N == 1 {
+			ms := int64(c.ttl / time.Millisecond)
+			c.request(sim.Message{Op: OpPExpire, Key: c.lock}.WithN(ms), out)
+		} else {
+			c.failAttempt("key exists", out)
+		}
+	case OpPExpire:
+		c.becomeHolder(now, out)
+	}
+}
+
+func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
+	c.state = stateHolding
+	c.believes = true
+	ob := sim.Observation{Kind: sim.ObsBeliefStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value}
+	if c.cfg.ValidityTimer {
+		left := c.ttl - (now.Mono - c.start)
+		ob.Window = left
+		out.SetTimer(timerValidity, left)
+	}
+	out.Observe(ob)
+}
+
+func (c *Client) failAttempt(why string, out *sim.Outputs) {
+	retry := c.cfg.Retry > 0 && (c.cfg.MaxAttempts == 0 || c.attempts < c.cfg.MaxAttempts)
+	reason := sim.ReasonNoRetry
+	if retry {
+		reason = sim.ReasonRetry
+	}
+	out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
+		Reason: why + ", " + reason})
+	if !retry {
+		c.state = stateIdle
+		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		return
+	}
+	wait := c.cfg.Retry
+	if c.cfg.RetryJitter > 0 {
+		wait += time.Duration(c.env.Rand.Int64N(int64(c.cfg.RetryJitter) + 1))
+	}
+	out.SetTimer(timerRetry, wait)
+}
+
+func (c *Client) release(out *sim.Outputs) {
+	c.endBelief(sim.ReasonReleased, out)
+	c.state = stateIdle
+	out.CancelTimer(timerRetry)
+	// The reply changes nothing the client believes, so it is not awaited.
+	c.reqID++
+	if c.cfg.PlainDel {
+		out.Send(c.cfg.Server, sim.Message{Op: OpDel, Key: c.lock, ID: c.reqID})
+	} else {
+		out.Send(c.cfg.Server, sim.Message{Op: OpCAD, Key: c.lock, Value: c.value, ID: c.reqID})
+	}
+	c.pending = ""
+}
+
+func (c *Client) endBelief(reason string, out *sim.Outputs) {
+	if !c.believes {
+		return
+	}
+	c.believes = false
+	out.CancelTimer(timerValidity)
+	out.Observe(sim.Observation{Kind: sim.ObsBeliefEnd, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
+		Grant: c.value, Reason: reason})
+}
+
+func (c *Client) note(format string, args ...any) sim.Observation {
+	return sim.Observation{Kind: sim.ObsNote, Client: c.env.ID, By: sim.NoProc, Text: fmt.Sprintf(format, args...)}
+}
+
+// TimerName names the client's timers for the log.
+func (c *Client) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerRetry:
+		return "retry"
+	case timerValidity:
+		return "validity ends"
+	case timerTimeout:
+		return "request timeout"
+	}
+	return ""
+}
+
+// Describe is the client's state.
+func (c *Client) Describe() string {
+	s := "state: " + stateNames[c.state]
+	if c.lock != "" {
+		s += " lock: " + c.lock + " value: " + c.value
+	}
+	if c.believes {
+		s += " (believes it holds)"
+	}
+	return s
+}

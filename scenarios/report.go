@@ -1,0 +1,173 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/tui/layout"
+)
+
+// SchemaVersion is the version of the JSON output (docs/json-output.md).
+const SchemaVersion = 1
+
+// ReproduceCommand is the command that reproduces this run, seed included.
+func (r *Result) ReproduceCommand() string {
+	return fmt.Sprintf("locksim run %s --seed %d", r.Scenario.arg(), r.Seed)
+}
+
+// arg is how the command line names the scenario: its id when it is a catalogue
+// scenario, its path otherwise.
+func (s *Scenario) arg() string {
+	if strings.HasPrefix(s.File, "catalogue/") {
+		return s.ID
+	}
+	return s.File
+}
+
+// WriteText writes the run as `locksim run` prints it: the lesson, the event log
+// with true time and each process's own clock, the timeline, the verdict, metrics
+// and expectations.
+func (r *Result) WriteText(w io.Writer) error {
+	s := r.Scenario
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("%s  (protocol %s, seed %d)\n", s.ID, s.Protocol, r.Seed)
+	if s.Teaching != "" {
+		p("\n%s\n", indent(s.Teaching, "  "))
+	}
+	p("\nEvents (true time, process, its own clock readings, what happened; = what the step reported):\n")
+	if err := r.Trace.WriteText(w); err != nil {
+		return err
+	}
+	p("\nTimeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):\n")
+	if err := layout.New(r.Trace, &r.Report).WriteText(w); err != nil {
+		return err
+	}
+	p("\nVerdict: %s", r.Report.Verdict)
+	if r.Report.Resource {
+		p("  (a resource is protected: only resource-safe and fencing-monotonic decide UNSAFE)")
+	}
+	p("\n")
+	for _, res := range r.Report.Results {
+		p("  %-18s %-9s %s\n", res.Name, res.Status(), res.Kind)
+		for _, v := range res.Violations {
+			p("      at %s [%s] %s\n", v.At, strings.Join(v.Procs, ","), v.Detail)
+		}
+	}
+	if len(r.Report.Metrics) > 0 {
+		p("Metrics:\n")
+		for _, m := range r.Report.Metrics {
+			p("  %-22s %s\n", m.Name, strconv.FormatFloat(m.Value, 'f', -1, 64))
+		}
+		if v, ok := r.Report.Metric("unavailable_max_ms"); ok && v > 0 && r.Report.Verdict != "UNSAFE" {
+			p("  (the lock was wanted but unavailable for up to %s at a stretch)\n", msToDuration(v))
+		}
+	}
+	if len(r.Expectations) > 0 {
+		p("Expectations:\n")
+		for _, e := range r.Expectations {
+			if e.Met {
+				p("  ok    expect %s\n", e.Text)
+			} else {
+				p("  FAIL  expect %s (got %s)\n", e.Text, e.Got)
+			}
+		}
+	}
+	p("Run: %d events, ended at %s (%s), trace sha256 %s\n", len(r.Trace.Events), r.Trace.End,
+		r.Trace.EndReason, r.Trace.Hash())
+	p("Reproduce: %s\n", r.ReproduceCommand())
+	return nil
+}
+
+func msToDuration(ms float64) sim.Time { return sim.Time(ms * 1e6) }
+
+func indent(s, pre string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pre + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// JSONResult is the stable JSON form of a run (docs/json-output.md).
+type JSONResult struct {
+	SchemaVersion   int                `json:"schema_version"`
+	Scenario        string             `json:"scenario"`
+	File            string             `json:"file"`
+	Protocol        string             `json:"protocol"`
+	Summary         string             `json:"summary"`
+	Seed            uint64             `json:"seed"`
+	Events          int                `json:"events"`
+	EndMs           float64            `json:"end_ms"`
+	EndReason       string             `json:"end_reason"`
+	TraceSHA256     string             `json:"trace_sha256"`
+	Verdict         string             `json:"verdict"`
+	ExpectedVerdict string             `json:"expected_verdict"`
+	OK              bool               `json:"ok"`
+	Invariants      []JSONInvariant    `json:"invariants"`
+	Expectations    []JSONExpectation  `json:"expectations"`
+	Metrics         map[string]float64 `json:"metrics"`
+	Reproduce       string             `json:"reproduce"`
+}
+
+// JSONInvariant is one invariant's judgement; Holds is null when not applicable.
+type JSONInvariant struct {
+	Name       string          `json:"name"`
+	Kind       string          `json:"kind"`
+	Holds      *bool           `json:"holds"`
+	Violations []JSONViolation `json:"violations"`
+}
+
+// JSONViolation is one violation.
+type JSONViolation struct {
+	AtMs      float64  `json:"at_ms"`
+	Processes []string `json:"processes"`
+	Detail    string   `json:"detail"`
+}
+
+// JSONExpectation is one expect line and whether it was met.
+type JSONExpectation struct {
+	Text string `json:"text"`
+	Met  bool   `json:"met"`
+	Got  string `json:"got"`
+}
+
+// JSON returns the run's JSON form.
+func (r *Result) JSON() JSONResult {
+	s := r.Scenario
+	out := JSONResult{SchemaVersion: SchemaVersion, Scenario: s.ID, File: s.File, Protocol: s.Protocol,
+		Summary: s.Summary, Seed: r.Seed, Events: len(r.Trace.Events), EndMs: r.Trace.End.Ms(),
+		EndReason: r.Trace.EndReason.String(), TraceSHA256: r.Trace.Hash(), Verdict: string(r.Report.Verdict),
+		ExpectedVerdict: s.ExpectedVerdict(), OK: r.OK(), Metrics: map[string]float64{},
+		Invariants: []JSONInvariant{}, Expectations: []JSONExpectation{}, Reproduce: r.ReproduceCommand()}
+	for _, res := range r.Report.Results {
+		ji := JSONInvariant{Name: res.Name, Kind: res.Kind.String(), Violations: []JSONViolation{}}
+		if res.Applicable {
+			h := res.Holds()
+			ji.Holds = &h
+		}
+		for _, v := range res.Violations {
+			ji.Violations = append(ji.Violations, JSONViolation{AtMs: v.At.Ms(), Processes: v.Procs, Detail: v.Detail})
+		}
+		out.Invariants = append(out.Invariants, ji)
+	}
+	for _, e := range r.Expectations {
+		out.Expectations = append(out.Expectations, JSONExpectation{Text: "expect " + e.Text, Met: e.Met, Got: e.Got})
+	}
+	for _, m := range r.Report.Metrics {
+		out.Metrics[m.Name] = m.Value
+	}
+	return out
+}
+
+// WriteJSON writes the run's JSON form, indented, with a final newline.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.JSON())
+}

@@ -1,0 +1,105 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+)
+
+// RunOptions change how a scenario runs without changing the scenario.
+type RunOptions struct {
+	Seed      *uint64 // overrides the scenario's seed
+	Snapshots bool    // record each process's state after every step (for the TUI)
+}
+
+// Result is a finished run: the trace, the checker's report, and each expectation
+// compared with it.
+type Result struct {
+	Scenario     *Scenario
+	Seed         uint64
+	Trace        *sim.Trace
+	Report       check.Report
+	Expectations []ExpectResult
+}
+
+// ExpectResult is one expectation and whether the run met it.
+type ExpectResult struct {
+	Expect
+	Met bool
+	Got string // what the run showed, when it differs
+}
+
+// OK reports whether every expectation was met.
+func (r *Result) OK() bool {
+	for _, e := range r.Expectations {
+		if !e.Met {
+			return false
+		}
+	}
+	return true
+}
+
+// Build wires the scenario into a fresh world with the given seed.
+func (s *Scenario) Build(seed uint64, snapshots bool) *sim.World {
+	w := sim.NewWorld(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: snapshots})
+	for _, d := range s.procs {
+		w.AddProcess(d.name, d.kind.role, d.clock, d.build)
+	}
+	net := w.Network()
+	net.SetDefault(s.net)
+	for _, l := range s.links {
+		net.SetLink(l.from, l.to, l.link)
+	}
+	for _, st := range s.steps {
+		if st.when != nil {
+			a := st.action
+			w.When(*st.when, st.after, a)
+			continue
+		}
+		w.Schedule(sim.Time(st.at), st.action)
+	}
+	if s.Until > 0 {
+		w.Schedule(sim.Time(s.Until), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc, Label: "run until=" + sim.FormatDuration(s.Until)})
+	}
+	return w
+}
+
+// Run runs the scenario, judges it and compares the judgement with its expectations.
+func Run(s *Scenario, opt RunOptions) *Result {
+	seed := s.Seed
+	if opt.Seed != nil {
+		seed = *opt.Seed
+	}
+	tr := s.Build(seed, opt.Snapshots).Run()
+	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound})}
+	for _, e := range s.Expects {
+		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))
+	}
+	return res
+}
+
+func (s *Scenario) judge(e Expect, rep *check.Report) ExpectResult {
+	er := ExpectResult{Expect: e}
+	switch e.Kind {
+	case ExpectVerdict:
+		er.Met = string(rep.Verdict) == e.Name
+		er.Got = "verdict " + string(rep.Verdict)
+	case ExpectViolated, ExpectHolds, ExpectNA:
+		r, _ := rep.Result(e.Name)
+		want := map[ExpectKind]string{ExpectViolated: "violated", ExpectHolds: "holds", ExpectNA: "n/a"}[e.Kind]
+		er.Met = r.Status() == want
+		er.Got = e.Name + " " + r.Status()
+	case ExpectMetric:
+		v, ok := rep.Metric(e.Name)
+		er.Met = ok && v == e.Value
+		er.Got = "no metric " + e.Name
+		if ok {
+			er.Got = e.Name + " = " + strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	default:
+		panic(fmt.Sprintf("scenarios: unknown expectation kind %d", e.Kind))
+	}
+	return er
+}

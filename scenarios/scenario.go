@@ -1,0 +1,87 @@
+package scenarios
+
+import (
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Scenario is a parsed script: everything needed to build and run a world, judge it
+// and compare the judgement with what the script expects.
+type Scenario struct {
+	ID       string // the file name without its extension
+	File     string // where it was read from ("catalogue/redis-happy.scn")
+	Summary  string // the first line of the teaching paragraph
+	Teaching string // the whole teaching paragraph
+	Protocol string
+	Seed     uint64
+	Limits   sim.Limits
+	Bound    time.Duration // the liveness bound
+	Until    time.Duration // the scenario's chosen end; 0: run until quiet or a limit
+	Expects  []Expect
+
+	net   sim.Link
+	links []linkDecl
+	procs []procDecl
+	steps []step
+}
+
+type linkDecl struct {
+	from, to sim.ProcID
+	link     sim.Link
+}
+
+type procDecl struct {
+	name  string
+	kind  kind
+	clock sim.Clock
+	build func(sim.Env) sim.Process
+}
+
+// step is one scheduled action: at a time, or when an observation matches.
+type step struct {
+	at      time.Duration
+	when    *sim.Match
+	after   time.Duration
+	action  sim.Action
+	trigger string // the trigger's text, for the timeline
+}
+
+// ExpectKind is what an expect line asserts.
+type ExpectKind uint8
+
+const (
+	ExpectVerdict ExpectKind = iota + 1
+	ExpectViolated
+	ExpectHolds
+	ExpectNA
+	ExpectMetric
+)
+
+// Expect is one `expect` line.
+type Expect struct {
+	Kind  ExpectKind
+	Name  string // invariant, metric or verdict
+	Value float64
+	Text  string // the line as written, without "expect"
+	Line  int
+}
+
+// ExpectedVerdict is the verdict the scenario expects, or "" if it states none.
+func (s *Scenario) ExpectedVerdict() string {
+	for _, e := range s.Expects {
+		if e.Kind == ExpectVerdict {
+			return e.Name
+		}
+	}
+	return ""
+}
+
+// ProcNames lists the declared processes in order.
+func (s *Scenario) ProcNames() []string {
+	ns := make([]string, len(s.procs))
+	for i, p := range s.procs {
+		ns[i] = p.name
+	}
+	return ns
+}

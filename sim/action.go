@@ -1,0 +1,57 @@
+package sim
+
+import "time"
+
+// ActionKind names something a scenario makes happen: a command to a client or a
+// fault. Faults are data, so a schedule can be written out, shrunk and replayed.
+type ActionKind uint8
+
+const (
+	ActCommand   ActionKind = iota + 1 // deliver Msg to Proc as a command
+	ActCrash                           // Proc crashes
+	ActPowerLoss                       // Proc's machine loses power
+	ActShutdown                        // Proc shuts down cleanly
+	ActRestart                         // Proc restarts, after Dur
+	ActPause                           // Proc pauses for Dur (0: until ActResume)
+	ActResume                          // Proc resumes
+	ActJump                            // Proc's wall clock jumps by Dur
+	ActDrift                           // Proc's clock drift becomes PPM
+	ActPartition                       // cut links between group A and group B
+	ActHeal                            // restore every cut link
+	ActStop                            // end the run here
+)
+
+// Action is one scheduled command or fault.
+type Action struct {
+	Kind      ActionKind
+	Proc      ProcID
+	Msg       Message
+	Dur       time.Duration
+	PPM       int64
+	A, B      []ProcID // partition sides
+	OneWay    bool     // partition: cut only A's messages to B
+	Label     string   // its text as the scenario wrote it
+	Narration string   // the scenario's comment for this step
+	Line      int      // scenario line, for messages
+}
+
+// Match selects observations that fire a trigger. A zero field matches anything
+// (NoProc for the process fields).
+type Match struct {
+	Kind   ObsKind
+	Proc   ProcID // the emitting process
+	Client ProcID
+	Lock   string
+}
+
+func (m Match) matches(o *Observation) bool {
+	return o.Kind == m.Kind && (m.Proc == NoProc || m.Proc == o.Proc) &&
+		(m.Client == NoProc || m.Client == o.Client) && (m.Lock == "" || m.Lock == o.Lock)
+}
+
+type trigger struct {
+	match  Match
+	after  time.Duration
+	action int
+	fired  bool
+}

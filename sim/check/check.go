@@ -1,0 +1,194 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Kind says whether an invariant is about safety or liveness.
+type Kind uint8
+
+const (
+	Safety Kind = iota + 1
+	Liveness
+)
+
+func (k Kind) String() string {
+	if k == Safety {
+		return "safety"
+	}
+	return "liveness"
+}
+
+// Verdict is a run's one-word judgement.
+type Verdict string
+
+const (
+	SAFE   Verdict = "SAFE"
+	UNSAFE Verdict = "UNSAFE"
+	STUCK  Verdict = "STUCK"
+)
+
+// ParseVerdict reads a verdict's name.
+func ParseVerdict(s string) (Verdict, bool) {
+	switch v := Verdict(s); v {
+	case SAFE, UNSAFE, STUCK:
+		return v, true
+	}
+	return "", false
+}
+
+// Violation is one broken promise.
+type Violation struct {
+	At     sim.Time
+	Procs  []string
+	Detail string
+}
+
+// Result is one invariant's judgement. An invariant that does not apply to the run
+// (no resource, no tokens, nobody crashed while holding) is not applicable, never
+// "holds".
+type Result struct {
+	Name       string
+	Kind       Kind
+	Applicable bool
+	Violations []Violation
+}
+
+// Holds reports whether the invariant applied and was never violated.
+func (r Result) Holds() bool { return r.Applicable && len(r.Violations) == 0 }
+
+// Status is "holds", "violated" or "n/a".
+func (r Result) Status() string {
+	switch {
+	case !r.Applicable:
+		return "n/a"
+	case len(r.Violations) > 0:
+		return "violated"
+	}
+	return "holds"
+}
+
+// Metric is a named number whose name carries its unit.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// Report is the checker's whole judgement of a run.
+type Report struct {
+	Results  []Result
+	Verdict  Verdict
+	Resource bool // the run protects a resource: only resource invariants decide UNSAFE
+	Metrics  []Metric
+}
+
+// Result returns the named invariant's result.
+func (r *Report) Result(name string) (Result, bool) {
+	for _, x := range r.Results {
+		if x.Name == name {
+			return x, true
+		}
+	}
+	return Result{}, false
+}
+
+// Metric returns the named metric.
+func (r *Report) Metric(name string) (float64, bool) {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}
+
+// Options parameterise the judgement.
+type Options struct {
+	// Bound is the liveness bound: how long after a fault (or a holder's crash) the
+	// lock must become acquirable again, or a contender must acquire it.
+	Bound time.Duration
+}
+
+// DefaultBound is the liveness bound where a scenario sets none.
+const DefaultBound = 60 * time.Second
+
+// invariant is one entry of the vocabulary.
+type invariant struct {
+	name     string
+	kind     Kind
+	resource bool // a resource invariant: decides UNSAFE when a resource is protected
+	judge    func(f *facts) Result
+}
+
+// invariants is the checker's vocabulary, in report order.
+var invariants = []invariant{
+	{"mutex-belief", Safety, false, mutexBelief},
+	{"grant-exclusive", Safety, false, grantExclusive},
+	{"resource-safe", Safety, true, resourceSafe},
+	{"fencing-monotonic", Safety, true, fencingMonotonic},
+	{"deadlock-free", Liveness, false, deadlockFree},
+	{"progress", Liveness, false, progress},
+}
+
+// Names lists every invariant name the checker knows, in report order.
+func Names() []string {
+	n := make([]string, len(invariants))
+	for i, inv := range invariants {
+		n[i] = inv.name
+	}
+	return n
+}
+
+// Known reports whether name is an invariant of the vocabulary.
+func Known(name string) bool { return slices.Contains(Names(), name) }
+
+// Check judges a trace.
+func Check(t *sim.Trace, opt Options) Report {
+	if opt.Bound <= 0 {
+		opt.Bound = DefaultBound
+	}
+	f := newFacts(t, opt)
+	rep := Report{Resource: f.resource}
+	for _, inv := range invariants {
+		r := inv.judge(f)
+		r.Name, r.Kind = inv.name, inv.kind
+		rep.Results = append(rep.Results, r)
+	}
+	rep.Verdict = verdict(rep.Results, f.resource)
+	rep.Metrics = metrics(f)
+	return rep
+}
+
+// verdict applies the rule of invariants.md: with a protected resource, only the
+// resource invariants make a run UNSAFE (the lock-level ones are reported as facts);
+// without one, any safety violation does; then any liveness violation makes it
+// STUCK.
+func verdict(rs []Result, resource bool) Verdict {
+	stuck := false
+	for i, r := range rs {
+		if len(r.Violations) == 0 {
+			continue
+		}
+		if invariants[i].kind == Liveness {
+			stuck = true
+			continue
+		}
+		if !resource || invariants[i].resource {
+			return UNSAFE
+		}
+	}
+	if stuck {
+		return STUCK
+	}
+	return SAFE
+}
+
+func violation(at sim.Time, detail string, procs ...string) Violation {
+	return Violation{At: at, Procs: procs, Detail: detail}
+}
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

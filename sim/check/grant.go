@@ -1,0 +1,81 @@
+package check
+
+import "github.com/locksim/locksim/sim"
+
+// promise is a grant's promised validity: the service promised that Client holds
+// Lock from its grant until end (true time). Only a release by the owner closes it
+// early; an expiry on a fast clock, a restart that lost the key or another client's
+// DEL withdraws the grant but not the promise.
+type promise struct {
+	client   sim.ProcID
+	grant    string
+	proc     sim.ProcID // the node that granted it
+	start    sim.Time
+	end      sim.Time
+	withdraw string // how the grant was withdrawn before its end, if it was
+}
+
+func promiseEnd(o *sim.Observation) sim.Time {
+	if o.Window <= 0 {
+		return sim.Never
+	}
+	return o.At.Add(o.Window)
+}
+
+// grantExclusive: the lock service never grants a lock while an earlier grant's
+// promised validity is still open. Grants are grouped by service and lock, so the
+// nodes of one replicated service share a promise.
+func grantExclusive(f *facts) Result {
+	type key struct{ service, lock string }
+	open := map[key][]*promise{}
+	var r Result
+	f.walk(func(o *sim.Observation) {
+		k := key{o.Service, o.Lock}
+		switch o.Kind {
+		case sim.ObsGrant:
+			r.Applicable = true
+			var mine *promise
+			for _, p := range open[k] {
+				switch {
+				case p.client == o.Client:
+					mine = p
+				case p.end > o.At:
+					d := sprintf("%s granted %s to %s while %s's grant was promised until %s",
+						f.name(o.Proc), o.Lock, f.name(o.Client), f.name(p.client), promiseEndText(p.end))
+					if p.withdraw != "" {
+						d += "; that grant had been " + p.withdraw
+					}
+					r.Violations = append(r.Violations, violation(o.At, d, f.name(p.client), f.name(o.Client)))
+				}
+			}
+			if mine == nil {
+				mine = &promise{client: o.Client}
+				open[k] = append(open[k], mine)
+			}
+			*mine = promise{client: o.Client, grant: o.Grant, proc: o.Proc, start: o.At, end: promiseEnd(o)}
+		case sim.ObsGrantEnd:
+			for _, p := range open[k] {
+				if p.client != o.Client || p.grant != o.Grant {
+					continue
+				}
+				if o.Reason == sim.ReasonReleased && o.By == o.Client {
+					p.end = min(p.end, o.At)
+				} else if o.At < p.end && p.withdraw == "" {
+					p.withdraw = o.Reason
+					if o.By != sim.NoProc && o.By != o.Proc {
+						p.withdraw += " by " + f.name(o.By)
+					}
+					p.withdraw += " at " + o.At.String()
+				}
+			}
+		}
+	}, func(downFact) {})
+	return r
+}
+
+func promiseEndText(t sim.Time) string {
+	if t == sim.Never {
+		return "forever (no expiry)"
+	}
+	return t.String()
+}

@@ -1,0 +1,96 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+// ObsKind names a fact a protocol reports for the checker and the timeline. This is
+// the shared vocabulary between protocols and the checker: the checker never imports
+// a protocol, it reads only these. New protocols add kinds here rather than teaching
+// the checker about themselves.
+type ObsKind uint8
+
+const (
+	// ObsAttempt: Client starts trying to acquire Lock.
+	ObsAttempt ObsKind = iota + 1
+	// ObsAttemptFailed: one try failed; Reason says whether the client retries.
+	ObsAttemptFailed
+	// ObsGiveUp: Client stops trying to acquire Lock without holding it.
+	ObsGiveUp
+	// ObsBeliefStart: Client concludes it holds Lock (Grant names the acquisition).
+	// Window, when non-zero, is the validity the client computed for itself.
+	ObsBeliefStart
+	// ObsBeliefEnd: Client concludes it no longer holds Lock (Reason says why).
+	ObsBeliefEnd
+	// ObsGrant: Service grants Lock to Client for Window of true time from now
+	// (0 = no expiry). A second grant to the same client replaces the window
+	// (EXPIRE after SETNX, an extension).
+	ObsGrant
+	// ObsGrantEnd: Service withdraws Client's grant of Lock. By caused it; Reason is
+	// one of the Reason* constants. Only a release by the owner closes the promise.
+	ObsGrantEnd
+	// ObsStored / ObsRemoved: a value owned by Client is stored on / removed from the
+	// emitting node under key Lock (for quorum reasoning and restarts).
+	ObsStored
+	ObsRemoved
+	// ObsResource: the protected resource accepted (or rejected) operation Op from
+	// Client acting under Grant with fencing Token (HasToken when it carries one).
+	ObsResource
+	// ObsMetric sets the named metric to Value (its unit is in the name: validity_ms).
+	ObsMetric
+	// ObsCounter adds Value to the named counter (watch_notifications).
+	ObsCounter
+	// ObsNote is a sentence for the log and the timeline, judged by nothing.
+	ObsNote
+)
+
+// Reasons a grant ends or a belief ends.
+const (
+	ReasonReleased = "released" // the owner released it (DEL, compare-and-delete)
+	ReasonExpired  = "expired"  // its TTL ran out on the service's clock
+	ReasonDeleted  = "deleted"  // someone other than the owner deleted it
+	ReasonValidity = "validity" // the client's own validity timer fired
+	ReasonRetry    = "retry"    // an attempt failed and the client will retry
+	ReasonNoRetry  = "no-retry" // an attempt failed and the client gives up
+)
+
+var obsNames = [...]string{
+	ObsAttempt: "attempt", ObsAttemptFailed: "attempt-failed", ObsGiveUp: "give-up",
+	ObsBeliefStart: "belief-start", ObsBeliefEnd: "belief-end", ObsGrant: "grant",
+	ObsGrantEnd: "grant-end", ObsStored: "stored", ObsRemoved: "removed",
+	ObsResource: "resource", ObsMetric: "metric", ObsCounter: "counter", ObsNote: "note",
+}
+
+func (k ObsKind) String() string {
+	if int(k) < len(obsNames) && obsNames[k] != "" {
+		return obsNames[k]
+	}
+	return fmt.Sprintf("obs(%d)", uint8(k))
+}
+
+// Observation is one reported fact. The kernel stamps At, Event and Proc (the
+// emitter); the protocol fills the rest.
+type Observation struct {
+	Kind     ObsKind
+	At       Time
+	Event    int    // index of the trace event whose step emitted it
+	Proc     ProcID // the emitting process
+	Client   ProcID // the client it is about (NoProc when none)
+	By       ProcID // who caused a withdrawal (NoProc when none)
+	Lock     string // the lock, key or resource name
+	Service  string // the lock service's name (for grants)
+	Grant    string // the acquisition it belongs to ("c1#1")
+	Token    int64
+	HasToken bool
+	Window   time.Duration
+	Op       string // resource operation: "read", "write"
+	Accepted bool
+	Reason   string
+	Name     string // metric or counter name
+	Value    int64
+	Text     string // a note's sentence, or extra detail
+}
+
+// NoProc marks an absent process reference.
+const NoProc ProcID = -1

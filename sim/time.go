@@ -1,0 +1,64 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Time is true time: nanoseconds since the start of the run. Only the kernel and the
+// checker know it; processes see their own clock readings (LocalTime) instead, which
+// is how clock faults stay visible.
+type Time int64
+
+// Never is a time after every run's end (an open promise, an unset deadline).
+const Never Time = math.MaxInt64
+
+// Add returns t moved by d, saturating at Never.
+func (t Time) Add(d time.Duration) Time {
+	if t == Never || (d > 0 && t > Never-Time(d)) {
+		return Never
+	}
+	return t + Time(d)
+}
+
+// Ms is t in milliseconds, the unit of the JSON output.
+func (t Time) Ms() float64 { return float64(t) / 1e6 }
+
+// String formats t as seconds with millisecond precision, or microsecond precision
+// when the value needs it (half-millisecond network delays), so logs stay short.
+func (t Time) String() string { return FormatDuration(time.Duration(t)) }
+
+// FormatDuration is the one text form of a duration or reading in locksim: "12.500s".
+func FormatDuration(d time.Duration) string {
+	if Time(d) == Never {
+		return "never"
+	}
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	s, ns := int64(d/time.Second), int64(d%time.Second)
+	switch {
+	case ns%int64(time.Millisecond) == 0:
+		return fmt.Sprintf("%s%d.%03ds", sign, s, ns/1e6)
+	case ns%int64(time.Microsecond) == 0:
+		return fmt.Sprintf("%s%d.%06ds", sign, s, ns/1e3)
+	default:
+		return fmt.Sprintf("%s%d.%09ds", sign, s, ns)
+	}
+}
+
+// LocalTime is one process's reading of its own clock. Wall is what a process would
+// get from gettimeofday: it includes the offset and every jump. Mono is what it would
+// get from a monotonic clock: it drifts like the wall clock but never jumps. Both are
+// durations since the local epoch.
+type LocalTime struct {
+	Wall time.Duration
+	Mono time.Duration
+}
+
+// String is the reading's text form: "wall 1.000s mono 1.000s".
+func (l LocalTime) String() string {
+	return "wall " + FormatDuration(l.Wall) + " mono " + FormatDuration(l.Mono)
+}

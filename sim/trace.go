@@ -1,0 +1,121 @@
+package sim
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Trace is the product of a run: every event with its true time and the local clock
+// reading, the observations, and how the run ended. The checker, the timeline, the
+// TUI and the explorer all read it; nothing re-simulates to draw.
+type Trace struct {
+	Seed      uint64
+	Names     []string // process names, by ProcID
+	Roles     []string // process roles ("redis", "client"), by ProcID
+	Events    []Event
+	Obs       []Observation
+	Actions   []Action
+	Limits    Limits
+	End       Time
+	EndReason EndReason
+}
+
+// Name returns a process's name, or "-" for NoProc.
+func (t *Trace) Name(p ProcID) string {
+	if p >= 0 && int(p) < len(t.Names) {
+		return t.Names[p]
+	}
+	return "-"
+}
+
+// WriteText writes the trace's one text form: one line per event, each followed by
+// the observations its step emitted. The hash and the goldens are made from it.
+func (t *Trace) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	oi := 0
+	for i := range t.Events {
+		e := &t.Events[i]
+		local := ""
+		if e.Proc >= 0 {
+			local = e.Local.String()
+		}
+		fmt.Fprintf(bw, "%10s  %-8s %-28s %s\n", e.At, t.Name(e.Proc), local, e.Text(t.Names))
+		for oi < len(t.Obs) && t.Obs[oi].Event == i {
+			fmt.Fprintf(bw, "%10s  %-8s %-28s   = %s\n", "", "", "", t.ObsText(&t.Obs[oi]))
+			oi++
+		}
+	}
+	return bw.Flush()
+}
+
+// ObsText is an observation's one text form.
+func (t *Trace) ObsText(o *Observation) string {
+	who := t.Name(o.Client)
+	switch o.Kind {
+	case ObsAttempt:
+		return who + " tries to acquire " + o.Lock
+	case ObsAttemptFailed:
+		return who + " failed to acquire " + o.Lock + " (" + o.Reason + ")"
+	case ObsGiveUp:
+		return who + " gives up on " + o.Lock
+	case ObsBeliefStart:
+		s := who + " believes it holds " + o.Lock + " as " + o.Grant
+		if o.Window > 0 {
+			s += ", valid for " + FormatDuration(o.Window) + " by its clock"
+		}
+		return s
+	case ObsBeliefEnd:
+		return who + " no longer believes it holds " + o.Lock + " (" + o.Reason + ")"
+	case ObsGrant:
+		s := o.Service + " grants " + o.Lock + " to " + who + " as " + o.Grant
+		if o.Window > 0 {
+			return s + " for " + FormatDuration(o.Window)
+		}
+		return s + " with no expiry"
+	case ObsGrantEnd:
+		s := o.Service + " withdraws " + who + "'s grant of " + o.Lock + " (" + o.Reason
+		if o.By != NoProc && o.By != o.Client {
+			s += " by " + t.Name(o.By)
+		}
+		return s + ")"
+	case ObsStored:
+		return t.Name(o.Proc) + " stores " + o.Lock + " = " + o.Grant
+	case ObsRemoved:
+		return t.Name(o.Proc) + " removes " + o.Lock + " = " + o.Grant + " (" + o.Reason + ")"
+	case ObsResource:
+		verb := "accepts"
+		if !o.Accepted {
+			verb = "REJECTS"
+		}
+		s := t.Name(o.Proc) + " " + verb + " " + o.Op + " by " + who + " under " + o.Grant
+		if o.HasToken {
+			s += fmt.Sprintf(" token %d", o.Token)
+		}
+		if o.Text != "" {
+			s += " (" + o.Text + ")"
+		}
+		return s
+	case ObsMetric:
+		return fmt.Sprintf("metric %s = %d", o.Name, o.Value)
+	case ObsCounter:
+		return fmt.Sprintf("counter %s += %d", o.Name, o.Value)
+	case ObsNote:
+		return o.Text
+	}
+	return o.Kind.String()
+}
+
+// Hash is the SHA-256 of the trace's text form: equal hashes, equal runs.
+func (t *Trace) Hash() string {
+	h := sha256.New()
+	t.WriteText(h)
+	fmt.Fprintf(h, "end %d %s\n", t.End, t.EndReason)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// EndDuration is the run's end as a duration since the start.
+func (t *Trace) EndDuration() time.Duration { return time.Duration(t.End) }

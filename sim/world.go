@@ -1,0 +1,540 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Config is a world's fixed settings.
+type Config struct {
+	Seed      uint64
+	Limits    Limits
+	Snapshots bool // record each stepping process's Describe() after every step
+}
+
+// World is the kernel: it owns true time, the queue, the processes, the network and
+// the trace, and steps one event at a time. It is single-threaded by design.
+type World struct {
+	cfg      Config
+	streams  Streams
+	now      Time
+	seq      uint64
+	msgSeq   uint64
+	q        queue
+	procs    []procSlot
+	net      Network
+	out      Outputs
+	slab     []Message // messages in flight, by slot
+	free     []int32
+	actions  []Action
+	triggers []trigger
+	trace    Trace
+	started  bool
+	ended    bool
+}
+
+type procState uint8
+
+const (
+	stUp procState = iota
+	stDown
+	stPaused
+)
+
+type procSlot struct {
+	name   string
+	role   string
+	newP   func(Env) Process
+	p      Process
+	env    Env
+	clock  Clock
+	state  procState
+	gen    uint32
+	timers []activeTimer
+	held   []item // inputs queued while paused
+	disk   Disk
+}
+
+type activeTimer struct {
+	id       TimerID
+	seq      uint64
+	wall     bool
+	deadline time.Duration // wall deadline, for wall timers
+}
+
+// NewWorld returns an empty world.
+func NewWorld(cfg Config) *World {
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = DefaultLimits()
+	}
+	return &World{cfg: cfg, streams: NewStreams(cfg.Seed)}
+}
+
+// AddProcess adds a process called name, built by newP now and again after every
+// crash. role is a short word for displays ("redis", "client", "resource").
+func (w *World) AddProcess(name, role string, clock Clock, newP func(Env) Process) ProcID {
+	if w.started {
+		panic("sim: AddProcess after Run")
+	}
+	id := ProcID(len(w.procs))
+	w.procs = append(w.procs, procSlot{name: name, role: role, newP: newP, clock: clock})
+	return id
+}
+
+// Network returns the network, to configure before Run.
+func (w *World) Network() *Network { return &w.net }
+
+// Schedule makes a happen at true time at and returns the action's index.
+func (w *World) Schedule(at Time, a Action) int {
+	i := w.addAction(a)
+	w.push(item{at: at, kind: itAction, proc: a.Proc, slot: int32(i)})
+	return i
+}
+
+// When makes a happen, after the given delay, the first time an observation matches m.
+func (w *World) When(m Match, after time.Duration, a Action) int {
+	i := w.addAction(a)
+	w.triggers = append(w.triggers, trigger{match: m, after: after, action: i})
+	return i
+}
+
+func (w *World) addAction(a Action) int {
+	w.actions = append(w.actions, a)
+	return len(w.actions) - 1
+}
+
+func (w *World) push(it item) {
+	w.seq++
+	it.seq = w.seq
+	w.q.push(it)
+}
+
+// Run runs the world to its end and returns the trace. A world runs once.
+func (w *World) Run() *Trace {
+	w.start()
+	for !w.ended {
+		w.next()
+	}
+	return &w.trace
+}
+
+func (w *World) start() {
+	if w.started {
+		panic("sim: Run called twice")
+	}
+	w.started = true
+	names := make([]string, len(w.procs))
+	roles := make([]string, len(w.procs))
+	for i := range w.procs {
+		names[i], roles[i] = w.procs[i].name, w.procs[i].role
+	}
+	w.trace = Trace{Seed: w.cfg.Seed, Names: names, Roles: roles, Limits: w.cfg.Limits}
+	w.net.build(len(w.procs), w.streams.Stream("network"))
+	for i := range w.procs {
+		s := &w.procs[i]
+		s.env = Env{ID: ProcID(i), Name: s.name, Names: names, Rand: w.streams.Stream("proc/" + s.name)}
+		s.p = s.newP(s.env)
+		w.step(ProcID(i), Input{Kind: InRestart}, Event{Kind: EvStart, Peer: NoProc, Action: -1})
+	}
+}
+
+// next handles one queued item, or ends the run.
+func (w *World) next() {
+	lim := w.cfg.Limits
+	switch {
+	case w.q.len() == 0:
+		w.end(EndQuiescent, "nothing left to happen")
+		return
+	case len(w.trace.Events) >= lim.MaxEvents:
+		w.end(EndEventLimit, fmt.Sprintf("event limit %d reached", lim.MaxEvents))
+		return
+	case w.q.len() > lim.MaxQueue:
+		w.end(EndQueueLimit, fmt.Sprintf("queue limit %d exceeded", lim.MaxQueue))
+		return
+	case w.q.peek().at > Time(lim.MaxTime):
+		w.now = Time(lim.MaxTime)
+		w.end(EndTimeLimit, "time limit "+FormatDuration(lim.MaxTime)+" reached")
+		return
+	}
+	it := w.q.pop()
+	w.now = it.at
+	w.dispatch(it)
+}
+
+func (w *World) end(r EndReason, why string) {
+	w.ended = true
+	w.trace.Actions = w.actions
+	w.trace.End = w.now
+	w.trace.EndReason = r
+	w.record(Event{At: w.now, Proc: NoProc, Peer: NoProc, Kind: EvEnd, Note: why, Action: -1})
+}
+
+func (w *World) dispatch(it item) {
+	switch it.kind {
+	case itAction:
+		w.act(int(it.slot))
+		return
+	case itResume:
+		w.resume(it.proc, it.gen)
+		return
+	}
+	s := &w.procs[it.proc]
+	if it.gen != s.gen {
+		w.release(it)
+		return // queued for an incarnation that has since crashed
+	}
+	if it.kind == itTimer && !w.timerArmed(s, it) {
+		return // cancelled or re-armed since it was queued
+	}
+	if s.state == stPaused {
+		s.held = append(s.held, it)
+		return
+	}
+	switch it.kind {
+	case itDeliver:
+		msg := w.slab[it.slot]
+		w.freeSlot(it.slot)
+		if w.net.isCut(it.from, it.proc) {
+			w.record(Event{At: w.now, Proc: it.proc, Peer: it.from, Kind: EvDrop, Msg: msg,
+				MsgID: it.msgID, Note: "partition", Action: -1})
+			return
+		}
+		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: msg},
+			Event{Kind: EvDeliver, Peer: it.from, Msg: msg, MsgID: it.msgID, Action: -1})
+	case itTimer:
+		w.disarm(s, it.timer)
+		ev := Event{Kind: EvTimer, Peer: NoProc, Timer: it.timer, Action: -1}
+		if n, ok := s.p.(TimerNamer); ok {
+			ev.Note = n.TimerName(it.timer)
+		}
+		w.step(it.proc, Input{Kind: InTimer, Timer: it.timer}, ev)
+	}
+}
+
+// release frees what a stale or discarded item holds.
+func (w *World) release(it item) {
+	if it.kind == itDeliver {
+		msg := w.slab[it.slot]
+		w.freeSlot(it.slot)
+		w.record(Event{At: w.now, Proc: it.proc, Peer: it.from, Kind: EvDrop, Msg: msg,
+			MsgID: it.msgID, Note: w.procs[it.proc].name + " is down", Action: -1})
+	}
+}
+
+func (w *World) timerArmed(s *procSlot, it item) bool {
+	for _, t := range s.timers {
+		if t.id == it.timer {
+			return t.seq == it.seq
+		}
+	}
+	return false
+}
+
+func (w *World) disarm(s *procSlot, id TimerID) {
+	for i := range s.timers {
+		if s.timers[i].id == id {
+			s.timers = append(s.timers[:i], s.timers[i+1:]...)
+			return
+		}
+	}
+}
+
+// step runs one process step: read its clock, record the event, let the process
+// handle the input, and apply what it produced.
+func (w *World) step(p ProcID, in Input, ev Event) {
+	s := &w.procs[p]
+	ev.At, ev.Proc = w.now, p
+	ev.Local = s.clock.Read(w.now)
+	idx := w.record(ev)
+	w.out.reset()
+	s.p.Step(ev.Local, in, &w.out)
+	w.apply(p, idx)
+	if w.cfg.Snapshots && s.p != nil {
+		w.trace.Events[idx].State = s.p.Describe()
+	}
+}
+
+func (w *World) record(ev Event) int {
+	w.trace.Events = append(w.trace.Events, ev)
+	return len(w.trace.Events) - 1
+}
+
+func (w *World) apply(p ProcID, idx int) {
+	s := &w.procs[p]
+	out := &w.out
+	if len(out.writes) > 0 || out.fsyncAt >= 0 {
+		s.disk.write(w.now, out.writes, out.fsyncAt)
+	}
+	for _, sd := range out.sends {
+		w.transmit(p, sd.to, sd.msg)
+	}
+	for _, t := range out.timers {
+		w.setTimer(p, t)
+	}
+	for i := range out.obs {
+		o := out.obs[i]
+		o.At, o.Event, o.Proc = w.now, idx, p
+		w.trace.Obs = append(w.trace.Obs, o)
+		w.fireTriggers(&o)
+	}
+}
+
+func (w *World) transmit(from, to ProcID, m Message) {
+	if to < 0 || int(to) >= len(w.procs) {
+		panic(fmt.Sprintf("sim: %s sent %q to unknown process %d", w.procs[from].name, m.String(), to))
+	}
+	w.msgSeq++
+	id := w.msgSeq
+	local := w.procs[from].clock.Read(w.now)
+	if w.net.isCut(from, to) {
+		w.record(Event{At: w.now, Proc: from, Peer: to, Kind: EvSend, Local: local, Msg: m, MsgID: id, Action: -1})
+		w.record(Event{At: w.now, Proc: to, Peer: from, Kind: EvDrop, Msg: m, MsgID: id, Note: "partition", Action: -1})
+		return
+	}
+	d, lost := w.net.delay(from, to)
+	w.record(Event{At: w.now, Proc: from, Peer: to, Kind: EvSend, Local: local, Msg: m, MsgID: id, Dur: d, Action: -1})
+	if lost {
+		w.record(Event{At: w.now, Proc: to, Peer: from, Kind: EvDrop, Msg: m, MsgID: id, Note: "loss", Action: -1})
+		return
+	}
+	w.queueMessage(from, to, m, id, d)
+	if w.net.duplicate(from, to) {
+		if d2, lost := w.net.delay(from, to); !lost {
+			w.queueMessage(from, to, m, id, d2)
+		}
+	}
+}
+
+func (w *World) queueMessage(from, to ProcID, m Message, id uint64, d time.Duration) {
+	var slot int32
+	if n := len(w.free); n > 0 {
+		slot = w.free[n-1]
+		w.free = w.free[:n-1]
+		w.slab[slot] = m
+	} else {
+		slot = int32(len(w.slab))
+		w.slab = append(w.slab, m)
+	}
+	w.push(item{at: w.now.Add(d), kind: itDeliver, proc: to, from: from,
+		gen: w.procs[to].gen, slot: slot, msgID: id})
+}
+
+func (w *World) freeSlot(slot int32) {
+	w.slab[slot] = Message{}
+	w.free = append(w.free, slot)
+}
+
+func (w *World) setTimer(p ProcID, t timerOp) {
+	s := &w.procs[p]
+	w.disarm(s, t.id)
+	if t.cancel {
+		return
+	}
+	d := t.after
+	if t.wall {
+		d = t.after - s.clock.Read(w.now).Wall
+	}
+	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
+	s.timers = append(s.timers, activeTimer{id: t.id, seq: w.seq, wall: t.wall, deadline: t.after})
+}
+
+// rearmWallTimers reschedules a process's wall timers after its clock jumped; the
+// items queued before the jump become stale.
+func (w *World) rearmWallTimers(p ProcID) {
+	s := &w.procs[p]
+	for i := range s.timers {
+		t := &s.timers[i]
+		if !t.wall {
+			continue
+		}
+		d := t.deadline - s.clock.Read(w.now).Wall
+		w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
+		t.seq = w.seq
+	}
+}
+
+func (w *World) fireTriggers(o *Observation) {
+	for i := range w.triggers {
+		t := &w.triggers[i]
+		if t.fired || !t.match.matches(o) {
+			continue
+		}
+		t.fired = true
+		w.push(item{at: w.now.Add(t.after), kind: itAction, proc: w.actions[t.action].Proc, slot: int32(t.action)})
+	}
+}
+
+// act carries out a scheduled action.
+func (w *World) act(i int) {
+	a := &w.actions[i]
+	ev := Event{At: w.now, Proc: a.Proc, Peer: NoProc, Action: int32(i)}
+	var s *procSlot
+	if a.Proc >= 0 {
+		s = &w.procs[a.Proc]
+		ev.Local = s.clock.Read(w.now)
+	}
+	switch a.Kind {
+	case ActCommand:
+		ev.Kind, ev.Msg = EvCommand, a.Msg
+		switch s.state {
+		case stDown:
+			ev.Note = "ignored: " + s.name + " is down"
+			w.record(ev)
+		case stPaused:
+			ev.Note = "queued: " + s.name + " is paused"
+			w.record(ev)
+			s.held = append(s.held, item{at: w.now, kind: itAction, proc: a.Proc, gen: s.gen, slot: int32(i)})
+		default:
+			w.step(a.Proc, Input{Kind: InCommand, Msg: a.Msg}, ev)
+		}
+	case ActCrash, ActPowerLoss:
+		ev.Kind = EvCrash
+		if s.state == stDown {
+			ev.Note = "already down"
+			w.record(ev)
+			return
+		}
+		if a.Kind == ActPowerLoss {
+			ev.Kind = EvPowerLoss
+			ev.Note = fmt.Sprintf("%d unsynced records lost", s.disk.powerLoss(w.now))
+		}
+		w.record(ev)
+		w.kill(a.Proc)
+	case ActShutdown:
+		ev.Kind = EvShutdown
+		if s.state == stDown {
+			ev.Note = "already down"
+			w.record(ev)
+			return
+		}
+		if s.state == stPaused {
+			s.state = stUp // a stopped process is woken to shut down
+		}
+		w.step(a.Proc, Input{Kind: InShutdown}, ev)
+		w.kill(a.Proc)
+		s.disk.syncAll()
+	case ActRestart:
+		if a.Dur > 0 {
+			w.push(item{at: w.now.Add(a.Dur), kind: itAction, proc: a.Proc,
+				slot: int32(w.addAction(Action{Kind: ActRestart, Proc: a.Proc, Label: a.Label}))})
+			return
+		}
+		ev.Kind = EvRestart
+		if s.state != stDown {
+			w.kill(a.Proc)
+			ev.Note = "was running: crashed first; "
+		}
+		recs := s.disk.Records()
+		ev.Note += fmt.Sprintf("recovers %d records from disk", len(recs))
+		s.state = stUp
+		s.p = s.newP(s.env)
+		w.step(a.Proc, Input{Kind: InRestart, Disk: recs}, ev)
+	case ActPause:
+		ev.Kind, ev.Dur = EvPause, a.Dur
+		if s.state != stUp {
+			ev.Note = "not running"
+			w.record(ev)
+			return
+		}
+		s.state = stPaused
+		w.record(ev)
+		if a.Dur > 0 {
+			w.push(item{at: w.now.Add(a.Dur), kind: itResume, proc: a.Proc, gen: s.gen})
+		}
+	case ActResume:
+		w.resume(a.Proc, s.gen)
+	case ActJump:
+		s.clock.Jump(a.Dur)
+		ev.Kind, ev.Dur = EvClockJump, a.Dur
+		ev.Local = s.clock.Read(w.now)
+		w.record(ev)
+		w.rearmWallTimers(a.Proc)
+	case ActDrift:
+		s.clock.SetDrift(w.now, a.PPM)
+		ev.Kind, ev.Note = EvClockDrift, fmt.Sprintf("drift now %+d ppm", a.PPM)
+		w.record(ev)
+	case ActPartition:
+		for _, x := range a.A {
+			for _, y := range a.B {
+				w.net.setCut(x, y, true)
+				if !a.OneWay {
+					w.net.setCut(y, x, true)
+				}
+			}
+		}
+		ev.Kind, ev.Note = EvPartition, w.sides(a)
+		w.record(ev)
+	case ActHeal:
+		w.net.healAll()
+		ev.Kind, ev.Note = EvHeal, "every link restored"
+		w.record(ev)
+	case ActStop:
+		w.end(EndUntil, "the scenario ends here")
+	default:
+		panic(fmt.Sprintf("sim: unknown action kind %d", a.Kind))
+	}
+}
+
+func (w *World) sides(a *Action) string {
+	join := func(ps []ProcID) string {
+		n := make([]string, len(ps))
+		for i, p := range ps {
+			n[i] = w.procs[p].name
+		}
+		return strings.Join(n, ",")
+	}
+	if a.OneWay {
+		return join(a.A) + " -> " + join(a.B) + " cut (one way)"
+	}
+	return join(a.A) + " | " + join(a.B)
+}
+
+// kill takes a process down: memory, timers and queued inputs are gone.
+func (w *World) kill(p ProcID) {
+	s := &w.procs[p]
+	held := s.held
+	s.held = nil
+	for _, it := range held {
+		w.release(it)
+	}
+	s.timers = s.timers[:0]
+	s.state = stDown
+	s.p = nil
+	s.gen++
+}
+
+func (w *World) resume(p ProcID, gen uint32) {
+	s := &w.procs[p]
+	if s.state != stPaused || s.gen != gen {
+		return
+	}
+	s.state = stUp
+	w.record(Event{At: w.now, Proc: p, Peer: NoProc, Kind: EvResume, Local: s.clock.Read(w.now),
+		Note: fmt.Sprintf("%d queued inputs", len(s.held)), Action: -1})
+	held := append([]item(nil), s.held...)
+	s.held = s.held[:0]
+	for _, it := range held {
+		if s.state != stUp {
+			// An input handled during the resume crashed or paused the process again.
+			if s.state == stPaused {
+				s.held = append(s.held, it)
+			} else {
+				w.release(it)
+			}
+			continue
+		}
+		it.at = w.now
+		if it.kind == itAction {
+			w.act(int(it.slot))
+			continue
+		}
+		w.dispatch(it)
+	}
+}
+
+// Now is the current true time (for tests and the runner).
+func (w *World) Now() Time { return w.now }
+
+// ProcName returns a process's name.
+func (w *World) ProcName(p ProcID) string { return w.procs[p].name }
