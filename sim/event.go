@@ -10,23 +10,23 @@ import (
 type EventKind uint8
 
 const (
-	EvStart     EventKind = iota + 1 // a process boots at time 0
-	EvSend                           // Proc sends Msg to Peer; Dur is the network delay
-	EvDeliver                        // Msg from Peer is delivered to Proc
-	EvDrop                           // Msg from Peer to Proc is lost; Note says why
-	EvTimer                          // Proc's timer Timer fires
-	EvCommand                        // the scenario commands Proc (Msg)
-	EvCrash                          // Proc crashes: memory lost, written records survive
-	EvPowerLoss                      // Proc's machine loses power: only durable records survive
-	EvShutdown                       // Proc shuts down cleanly
-	EvRestart                        // Proc starts again from what its disk kept
-	EvPause                          // Proc stops (GC, SIGSTOP) for Dur (0: until resumed)
-	EvResume                         // Proc runs again and handles what queued meanwhile
-	EvClockJump                      // Proc's wall clock jumps by Dur
-	EvClockDrift                     // Proc's clock drift changes (Note)
-	EvPartition                      // links are cut (Note names the sides)
-	EvHeal                           // every cut link is restored
-	EvEnd                            // the run ends (Note says why)
+	EvStart      EventKind = iota + 1 // a process boots at time 0
+	EvSend                            // Proc sends Msg to Peer; Dur is the network delay
+	EvDeliver                         // Msg from Peer is delivered to Proc
+	EvDrop                            // Msg from Peer to Proc is lost; Note says why
+	EvTimer                           // Proc's timer Timer fires
+	EvCommand                         // the scenario commands Proc (Msg)
+	EvCrash                           // Proc crashes: memory lost, written records survive
+	EvPowerLoss                       // Proc's machine loses power: only durable records survive
+	EvShutdown                        // Proc shuts down cleanly
+	EvRestart                         // Proc starts again from what its disk kept
+	EvPause                           // Proc stops (GC, SIGSTOP) for Dur (0: until resumed)
+	EvResume                          // Proc runs again and handles what queued meanwhile
+	EvClockJump                       // Proc's wall clock jumps by Dur
+	EvClockDrift                      // Proc's clock drift changes (Note)
+	EvPartition                       // links are cut (Note names the sides)
+	EvHeal                            // every cut link is restored
+	EvEnd                             // the run ends (Note says why)
 )
 
 var eventNames = [...]string{

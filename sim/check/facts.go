@@ -9,11 +9,11 @@ import (
 // facts is the trace read once into the shapes the invariants need: observations in
 // order, and the process faults that end a client's belief.
 type facts struct {
-	t        *sim.Trace
-	opt      Options
-	resource bool       // a process with role "resource" exists
-	downs    []downFact // crashes, power losses and shutdowns, in order
-	lastFault sim.Time  // the last fault event (NoFault when none)
+	t         *sim.Trace
+	opt       Options
+	resource  bool       // a process with role "resource" exists
+	downs     []downFact // crashes, power losses and shutdowns, in order
+	lastFault sim.Time   // the last fault event (NoFault when none)
 }
 
 type downFact struct {
