@@ -76,7 +76,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	p("Run: %d events, ended at %s (%s), trace sha256 %s\n", len(r.Trace.Events), r.Trace.End,
+	p("Run: %d events, ended at %s (%s), trace sha256 %s\n", r.Trace.Len(), r.Trace.End,
 		r.Trace.EndReason, r.Trace.Hash())
 	p("Reproduce: %s\n", r.ReproduceCommand())
 	return nil
@@ -141,7 +141,7 @@ type JSONExpectation struct {
 func (r *Result) JSON() JSONResult {
 	s := r.Scenario
 	out := JSONResult{SchemaVersion: SchemaVersion, Scenario: s.ID, File: s.File, Protocol: s.Protocol,
-		Summary: s.Summary, Seed: r.Seed, Events: len(r.Trace.Events), EndMs: r.Trace.End.Ms(),
+		Summary: s.Summary, Seed: r.Seed, Events: r.Trace.Len(), EndMs: r.Trace.End.Ms(),
 		EndReason: r.Trace.EndReason.String(), TraceSHA256: r.Trace.Hash(), Verdict: string(r.Report.Verdict),
 		ExpectedVerdict: s.ExpectedVerdict(), OK: r.OK(), Metrics: map[string]float64{},
 		Invariants: []JSONInvariant{}, Expectations: []JSONExpectation{}, Reproduce: r.ReproduceCommand()}

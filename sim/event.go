@@ -54,47 +54,50 @@ func (k EventKind) IsFault() bool {
 }
 
 // Event is one row of the trace: what happened, where, at which true time, and what
-// the process's own clock read then.
+// the process's own clock read then. It holds no pointers (its message, note and
+// state live in the trace's side tables), so recording millions of them costs the
+// garbage collector nothing; read those through the Trace.
 type Event struct {
 	At     Time
-	Proc   ProcID // where it happens (NoProc for network-wide events)
-	Peer   ProcID // the other end of a message, or NoProc
-	Kind   EventKind
 	Local  LocalTime // Proc's clock reading at At
-	Msg    Message
+	Dur    time.Duration
 	MsgID  uint64 // pairs a send with its delivery or drop
 	Timer  TimerID
-	Dur    time.Duration // send: delay; pause: length; clock jump: delta
-	Note   string
+	Proc   ProcID // where it happens (NoProc for network-wide events)
+	Peer   ProcID // the other end of a message, or NoProc
 	Action int32  // index into Trace.Actions of the scenario action behind it, or -1
-	State  string // snapshot of Proc after this step, when snapshots are on
+	msg    int32  // index into the trace's messages, or -1
+	note   int32  // index into the trace's strings, or -1
+	state  int32  // index into the trace's strings, or -1
+	Kind   EventKind
 }
 
-// Text is the event's one text form, with process names resolved.
-func (e *Event) Text(names []string) string {
-	name := func(p ProcID) string {
-		if p >= 0 && int(p) < len(names) {
-			return names[p]
-		}
-		return "-"
-	}
+// HasMsg reports whether the event carries a message.
+func (e *Event) HasMsg() bool { return e.msg >= 0 }
+
+// EventText is event i's one text form, with process names resolved.
+func (t *Trace) EventText(i int) string {
+	e := t.Event(i)
+	name := t.Name
+	msg := t.Msg(e)
+	note := t.Note(e)
 	var b strings.Builder
 	b.WriteString(e.Kind.String())
 	switch e.Kind {
 	case EvSend:
-		b.WriteString(" " + name(e.Proc) + "->" + name(e.Peer) + " " + e.Msg.String())
-		b.WriteString(" (arrives in " + FormatDuration(e.Dur) + ")")
-	case EvDeliver:
-		b.WriteString(" " + name(e.Peer) + "->" + name(e.Proc) + " " + e.Msg.String())
-	case EvDrop:
-		b.WriteString(" " + name(e.Peer) + "->" + name(e.Proc) + " " + e.Msg.String())
+		b.WriteString(" " + name(e.Proc) + "->" + name(e.Peer) + " " + msg.String())
+		if note == "" {
+			b.WriteString(" (arrives in " + FormatDuration(e.Dur) + ")")
+		}
+	case EvDeliver, EvDrop:
+		b.WriteString(" " + name(e.Peer) + "->" + name(e.Proc) + " " + msg.String())
 	case EvTimer:
 		b.WriteString(" " + name(e.Proc))
-		if e.Note == "" {
+		if note == "" {
 			b.WriteString(fmt.Sprintf(" #%d", e.Timer))
 		}
 	case EvCommand:
-		b.WriteString(" " + name(e.Proc) + " " + e.Msg.String())
+		b.WriteString(" " + name(e.Proc) + " " + msg.String())
 	case EvPause:
 		b.WriteString(" " + name(e.Proc))
 		if e.Dur > 0 {
@@ -110,8 +113,14 @@ func (e *Event) Text(names []string) string {
 	default:
 		b.WriteString(" " + name(e.Proc))
 	}
-	if e.Note != "" {
-		b.WriteString(": " + e.Note)
+	if note != "" {
+		b.WriteString(": " + note)
 	}
 	return b.String()
 }
+
+// Notes the kernel writes on fault events that did nothing; the checker reads them.
+const (
+	NoteAlreadyDown = "already down"
+	NoteNotRunning  = "not running"
+)

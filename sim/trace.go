@@ -16,12 +16,66 @@ type Trace struct {
 	Seed      uint64
 	Names     []string // process names, by ProcID
 	Roles     []string // process roles ("redis", "client"), by ProcID
-	Events    []Event
 	Obs       []Observation
 	Actions   []Action
 	Limits    Limits
 	End       Time
 	EndReason EndReason
+
+	events chunked[Event]
+	msgs   chunked[Message] // sent and commanded messages, by index
+	strs   []string         // notes and state snapshots
+	intern map[string]int32 // notes, which repeat ("partition", timer names)
+}
+
+// Len is the number of events.
+func (t *Trace) Len() int { return t.events.len() }
+
+// Event returns event i (0 <= i < Len()).
+func (t *Trace) Event(i int) *Event { return t.events.at(i) }
+
+// Msg returns the event's message (the zero Message when it has none).
+func (t *Trace) Msg(e *Event) Message {
+	if e.msg < 0 {
+		return Message{}
+	}
+	return *t.msgs.at(int(e.msg))
+}
+
+// Note returns the event's note ("partition", "c1 is down", a timer's name).
+func (t *Trace) Note(e *Event) string {
+	if e.note < 0 {
+		return ""
+	}
+	return t.strs[e.note]
+}
+
+// State returns the snapshot of the event's process after its step, when the run
+// recorded snapshots.
+func (t *Trace) State(e *Event) string {
+	if e.state < 0 {
+		return ""
+	}
+	return t.strs[e.state]
+}
+
+func (t *Trace) addMsg(m *Message) int32 { return int32(t.msgs.add(*m)) }
+
+func (t *Trace) internNote(s string) int32 {
+	if i, ok := t.intern[s]; ok {
+		return i
+	}
+	if t.intern == nil {
+		t.intern = map[string]int32{}
+	}
+	i := t.addString(s)
+	t.intern[s] = i
+	return i
+}
+
+func (t *Trace) addString(s string) int32 {
+	t.strs = append(t.strs, s)
+	return int32(len(t.strs) - 1)
 }
 
 // Name returns a process's name, or "-" for NoProc.
@@ -37,13 +91,13 @@ func (t *Trace) Name(p ProcID) string {
 func (t *Trace) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	oi := 0
-	for i := range t.Events {
-		e := &t.Events[i]
+	for i := range t.Len() {
+		e := t.Event(i)
 		local := ""
 		if e.Proc >= 0 {
 			local = e.Local.String()
 		}
-		fmt.Fprintf(bw, "%10s  %-8s %-28s %s\n", e.At, t.Name(e.Proc), local, e.Text(t.Names))
+		fmt.Fprintf(bw, "%10s  %-8s %-28s %s\n", e.At, t.Name(e.Proc), local, t.EventText(i))
 		for oi < len(t.Obs) && t.Obs[oi].Event == i {
 			fmt.Fprintf(bw, "%10s  %-8s %-28s   = %s\n", "", "", "", t.ObsText(&t.Obs[oi]))
 			oi++

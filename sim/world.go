@@ -25,8 +25,6 @@ type World struct {
 	procs    []procSlot
 	net      Network
 	out      Outputs
-	slab     []Message // messages in flight, by slot
-	free     []int32
 	actions  []Action
 	triggers []trigger
 	trace    Trace
@@ -135,7 +133,7 @@ func (w *World) start() {
 		s := &w.procs[i]
 		s.env = Env{ID: ProcID(i), Name: s.name, Names: names, Rand: w.streams.Stream("proc/" + s.name)}
 		s.p = s.newP(s.env)
-		w.step(ProcID(i), Input{Kind: InRestart}, Event{Kind: EvStart, Peer: NoProc, Action: -1})
+		w.step(ProcID(i), Input{Kind: InRestart}, w.ev(EvStart, ProcID(i), NoProc))
 	}
 }
 
@@ -146,7 +144,7 @@ func (w *World) next() {
 	case w.q.len() == 0:
 		w.end(EndQuiescent, "nothing left to happen")
 		return
-	case len(w.trace.Events) >= lim.MaxEvents:
+	case w.trace.Len() >= lim.MaxEvents:
 		w.end(EndEventLimit, fmt.Sprintf("event limit %d reached", lim.MaxEvents))
 		return
 	case w.q.len() > lim.MaxQueue:
@@ -167,7 +165,7 @@ func (w *World) end(r EndReason, why string) {
 	w.trace.Actions = w.actions
 	w.trace.End = w.now
 	w.trace.EndReason = r
-	w.record(Event{At: w.now, Proc: NoProc, Peer: NoProc, Kind: EvEnd, Note: why, Action: -1})
+	w.record(w.noted(w.ev(EvEnd, NoProc, NoProc), why))
 }
 
 func (w *World) dispatch(it item) {
@@ -193,20 +191,22 @@ func (w *World) dispatch(it item) {
 	}
 	switch it.kind {
 	case itDeliver:
-		msg := w.slab[it.slot]
-		w.freeSlot(it.slot)
+		ev := w.ev(EvDeliver, it.proc, it.from)
+		ev.msg, ev.MsgID = it.slot, it.msgID
 		if w.net.isCut(it.from, it.proc) {
-			w.record(Event{At: w.now, Proc: it.proc, Peer: it.from, Kind: EvDrop, Msg: msg,
-				MsgID: it.msgID, Note: "partition", Action: -1})
+			ev.Kind = EvDrop
+			w.record(w.noted(ev, "partition"))
 			return
 		}
-		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: msg},
-			Event{Kind: EvDeliver, Peer: it.from, Msg: msg, MsgID: it.msgID, Action: -1})
+		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: *w.trace.msgs.at(int(it.slot))}, ev)
 	case itTimer:
 		w.disarm(s, it.timer)
-		ev := Event{Kind: EvTimer, Peer: NoProc, Timer: it.timer, Action: -1}
+		ev := w.ev(EvTimer, it.proc, NoProc)
+		ev.Timer = it.timer
 		if n, ok := s.p.(TimerNamer); ok {
-			ev.Note = n.TimerName(it.timer)
+			if name := n.TimerName(it.timer); name != "" {
+				ev = w.noted(ev, name)
+			}
 		}
 		w.step(it.proc, Input{Kind: InTimer, Timer: it.timer}, ev)
 	}
@@ -215,10 +215,9 @@ func (w *World) dispatch(it item) {
 // release frees what a stale or discarded item holds.
 func (w *World) release(it item) {
 	if it.kind == itDeliver {
-		msg := w.slab[it.slot]
-		w.freeSlot(it.slot)
-		w.record(Event{At: w.now, Proc: it.proc, Peer: it.from, Kind: EvDrop, Msg: msg,
-			MsgID: it.msgID, Note: w.procs[it.proc].name + " is down", Action: -1})
+		ev := w.ev(EvDrop, it.proc, it.from)
+		ev.msg, ev.MsgID = it.slot, it.msgID
+		w.record(w.noted(ev, w.procs[it.proc].name+" is down"))
 	}
 }
 
@@ -244,21 +243,28 @@ func (w *World) disarm(s *procSlot, id TimerID) {
 // handle the input, and apply what it produced.
 func (w *World) step(p ProcID, in Input, ev Event) {
 	s := &w.procs[p]
-	ev.At, ev.Proc = w.now, p
 	ev.Local = s.clock.Read(w.now)
 	idx := w.record(ev)
 	w.out.reset()
 	s.p.Step(ev.Local, in, &w.out)
 	w.apply(p, idx)
 	if w.cfg.Snapshots && s.p != nil {
-		w.trace.Events[idx].State = s.p.Describe()
+		w.trace.Event(idx).state = w.trace.addString(s.p.Describe())
 	}
 }
 
-func (w *World) record(ev Event) int {
-	w.trace.Events = append(w.trace.Events, ev)
-	return len(w.trace.Events) - 1
+// ev starts an event at the current time with no message, note or state.
+func (w *World) ev(kind EventKind, proc, peer ProcID) Event {
+	return Event{At: w.now, Kind: kind, Proc: proc, Peer: peer, Action: -1, msg: -1, note: -1, state: -1}
 }
+
+// noted returns e with note s (interned: notes repeat).
+func (w *World) noted(e Event, s string) Event {
+	e.note = w.trace.internNote(s)
+	return e
+}
+
+func (w *World) record(ev Event) int { return w.trace.events.add(ev) }
 
 func (w *World) apply(p ProcID, idx int) {
 	s := &w.procs[p]
@@ -266,8 +272,8 @@ func (w *World) apply(p ProcID, idx int) {
 	if len(out.writes) > 0 || out.fsyncAt >= 0 {
 		s.disk.write(w.now, out.writes, out.fsyncAt)
 	}
-	for _, sd := range out.sends {
-		w.transmit(p, sd.to, sd.msg)
+	for i := range out.sends {
+		w.transmit(p, out.sends[i].to, &out.sends[i].msg)
 	}
 	for _, t := range out.timers {
 		w.setTimer(p, t)
@@ -280,49 +286,45 @@ func (w *World) apply(p ProcID, idx int) {
 	}
 }
 
-func (w *World) transmit(from, to ProcID, m Message) {
+func (w *World) transmit(from, to ProcID, m *Message) {
 	if to < 0 || int(to) >= len(w.procs) {
 		panic(fmt.Sprintf("sim: %s sent %q to unknown process %d", w.procs[from].name, m.String(), to))
 	}
 	w.msgSeq++
-	id := w.msgSeq
-	local := w.procs[from].clock.Read(w.now)
+	send := w.ev(EvSend, from, to)
+	send.Local = w.procs[from].clock.Read(w.now)
+	send.msg, send.MsgID = w.trace.addMsg(m), w.msgSeq
 	if w.net.isCut(from, to) {
-		w.record(Event{At: w.now, Proc: from, Peer: to, Kind: EvSend, Local: local, Msg: m, MsgID: id, Action: -1})
-		w.record(Event{At: w.now, Proc: to, Peer: from, Kind: EvDrop, Msg: m, MsgID: id, Note: "partition", Action: -1})
+		w.record(w.noted(send, "not sent: the link is cut"))
+		w.recordDrop(&send, "partition")
 		return
 	}
 	d, lost := w.net.delay(from, to)
-	w.record(Event{At: w.now, Proc: from, Peer: to, Kind: EvSend, Local: local, Msg: m, MsgID: id, Dur: d, Action: -1})
+	send.Dur = d
+	w.record(send)
 	if lost {
-		w.record(Event{At: w.now, Proc: to, Peer: from, Kind: EvDrop, Msg: m, MsgID: id, Note: "loss", Action: -1})
+		w.recordDrop(&send, "loss")
 		return
 	}
-	w.queueMessage(from, to, m, id, d)
+	w.queueMessage(from, to, send.msg, send.MsgID, d)
 	if w.net.duplicate(from, to) {
 		if d2, lost := w.net.delay(from, to); !lost {
-			w.queueMessage(from, to, m, id, d2)
+			w.queueMessage(from, to, send.msg, send.MsgID, d2)
 		}
 	}
 }
 
-func (w *World) queueMessage(from, to ProcID, m Message, id uint64, d time.Duration) {
-	var slot int32
-	if n := len(w.free); n > 0 {
-		slot = w.free[n-1]
-		w.free = w.free[:n-1]
-		w.slab[slot] = m
-	} else {
-		slot = int32(len(w.slab))
-		w.slab = append(w.slab, m)
-	}
-	w.push(item{at: w.now.Add(d), kind: itDeliver, proc: to, from: from,
-		gen: w.procs[to].gen, slot: slot, msgID: id})
+func (w *World) recordDrop(send *Event, why string) {
+	drop := w.ev(EvDrop, send.Peer, send.Proc)
+	drop.msg, drop.MsgID = send.msg, send.MsgID
+	w.record(w.noted(drop, why))
 }
 
-func (w *World) freeSlot(slot int32) {
-	w.slab[slot] = Message{}
-	w.free = append(w.free, slot)
+// queueMessage queues a delivery of the trace's message msg: the trace's message
+// table is also the store of messages in flight.
+func (w *World) queueMessage(from, to ProcID, msg int32, id uint64, d time.Duration) {
+	w.push(item{at: w.now.Add(d), kind: itDeliver, proc: to, from: from,
+		gen: w.procs[to].gen, slot: msg, msgID: id})
 }
 
 func (w *World) setTimer(p ProcID, t timerOp) {
@@ -368,7 +370,8 @@ func (w *World) fireTriggers(o *Observation) {
 // act carries out a scheduled action.
 func (w *World) act(i int) {
 	a := &w.actions[i]
-	ev := Event{At: w.now, Proc: a.Proc, Peer: NoProc, Action: int32(i)}
+	ev := w.ev(0, a.Proc, NoProc)
+	ev.Action = int32(i)
 	var s *procSlot
 	if a.Proc >= 0 {
 		s = &w.procs[a.Proc]
@@ -376,14 +379,12 @@ func (w *World) act(i int) {
 	}
 	switch a.Kind {
 	case ActCommand:
-		ev.Kind, ev.Msg = EvCommand, a.Msg
+		ev.Kind, ev.msg = EvCommand, w.trace.addMsg(&a.Msg)
 		switch s.state {
 		case stDown:
-			ev.Note = "ignored: " + s.name + " is down"
-			w.record(ev)
+			w.record(w.noted(ev, "ignored: "+s.name+" is down"))
 		case stPaused:
-			ev.Note = "queued: " + s.name + " is paused"
-			w.record(ev)
+			w.record(w.noted(ev, "queued: "+s.name+" is paused"))
 			s.held = append(s.held, item{at: w.now, kind: itAction, proc: a.Proc, gen: s.gen, slot: int32(i)})
 		default:
 			w.step(a.Proc, Input{Kind: InCommand, Msg: a.Msg}, ev)
@@ -391,21 +392,19 @@ func (w *World) act(i int) {
 	case ActCrash, ActPowerLoss:
 		ev.Kind = EvCrash
 		if s.state == stDown {
-			ev.Note = "already down"
-			w.record(ev)
+			w.record(w.noted(ev, NoteAlreadyDown))
 			return
 		}
 		if a.Kind == ActPowerLoss {
 			ev.Kind = EvPowerLoss
-			ev.Note = fmt.Sprintf("%d unsynced records lost", s.disk.powerLoss(w.now))
+			ev = w.noted(ev, fmt.Sprintf("%d unsynced records lost", s.disk.powerLoss(w.now)))
 		}
 		w.record(ev)
 		w.kill(a.Proc)
 	case ActShutdown:
 		ev.Kind = EvShutdown
 		if s.state == stDown {
-			ev.Note = "already down"
-			w.record(ev)
+			w.record(w.noted(ev, NoteAlreadyDown))
 			return
 		}
 		if s.state == stPaused {
@@ -421,20 +420,20 @@ func (w *World) act(i int) {
 			return
 		}
 		ev.Kind = EvRestart
+		note := ""
 		if s.state != stDown {
 			w.kill(a.Proc)
-			ev.Note = "was running: crashed first; "
+			note = "was running: crashed first; "
 		}
 		recs := s.disk.Records()
-		ev.Note += fmt.Sprintf("recovers %d records from disk", len(recs))
+		ev = w.noted(ev, note+fmt.Sprintf("recovers %d records from disk", len(recs)))
 		s.state = stUp
 		s.p = s.newP(s.env)
 		w.step(a.Proc, Input{Kind: InRestart, Disk: recs}, ev)
 	case ActPause:
 		ev.Kind, ev.Dur = EvPause, a.Dur
 		if s.state != stUp {
-			ev.Note = "not running"
-			w.record(ev)
+			w.record(w.noted(ev, NoteNotRunning))
 			return
 		}
 		s.state = stPaused
@@ -452,8 +451,8 @@ func (w *World) act(i int) {
 		w.rearmWallTimers(a.Proc)
 	case ActDrift:
 		s.clock.SetDrift(w.now, a.PPM)
-		ev.Kind, ev.Note = EvClockDrift, fmt.Sprintf("drift now %+d ppm", a.PPM)
-		w.record(ev)
+		ev.Kind = EvClockDrift
+		w.record(w.noted(ev, fmt.Sprintf("drift now %+d ppm", a.PPM)))
 	case ActPartition:
 		for _, x := range a.A {
 			for _, y := range a.B {
@@ -463,12 +462,12 @@ func (w *World) act(i int) {
 				}
 			}
 		}
-		ev.Kind, ev.Note = EvPartition, w.sides(a)
-		w.record(ev)
+		ev.Kind = EvPartition
+		w.record(w.noted(ev, w.sides(a)))
 	case ActHeal:
 		w.net.healAll()
-		ev.Kind, ev.Note = EvHeal, "every link restored"
-		w.record(ev)
+		ev.Kind = EvHeal
+		w.record(w.noted(ev, "every link restored"))
 	case ActStop:
 		w.end(EndUntil, "the scenario ends here")
 	default:
@@ -510,8 +509,9 @@ func (w *World) resume(p ProcID, gen uint32) {
 		return
 	}
 	s.state = stUp
-	w.record(Event{At: w.now, Proc: p, Peer: NoProc, Kind: EvResume, Local: s.clock.Read(w.now),
-		Note: fmt.Sprintf("%d queued inputs", len(s.held)), Action: -1})
+	ev := w.ev(EvResume, p, NoProc)
+	ev.Local = s.clock.Read(w.now)
+	w.record(w.noted(ev, fmt.Sprintf("%d queued inputs", len(s.held))))
 	held := append([]item(nil), s.held...)
 	s.held = s.held[:0]
 	for _, it := range held {

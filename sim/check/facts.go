@@ -32,14 +32,14 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 			f.resource = true
 		}
 	}
-	for i := range t.Events {
-		e := &t.Events[i]
+	for i := range t.Len() {
+		e := t.Event(i)
 		if e.Kind.IsFault() {
 			f.lastFault = e.At
 		}
 		switch e.Kind {
 		case sim.EvCrash, sim.EvPowerLoss, sim.EvShutdown:
-			if e.Note != "already down" {
+			if t.Note(e) != sim.NoteAlreadyDown {
 				f.downs = append(f.downs, downFact{e.At, e.Proc, e.Kind})
 			}
 		}
@@ -70,8 +70,8 @@ func (f *facts) eventBefore(d downFact, o *sim.Observation) bool {
 		return true
 	}
 	// Same instant: compare trace positions.
-	for i := o.Event; i >= 0 && f.t.Events[i].At == d.at; i-- {
-		e := &f.t.Events[i]
+	for i := o.Event; i >= 0 && f.t.Event(i).At == d.at; i-- {
+		e := f.t.Event(i)
 		if e.Proc == d.proc && e.Kind == d.kind {
 			return i < o.Event
 		}

@@ -70,8 +70,8 @@ func New(t *sim.Trace, rep *check.Report) *Timeline {
 		sort.SliceStable(tl.viols, func(i, j int) bool { return tl.viols[i].v.At < tl.viols[j].v.At })
 	}
 	vi := 0
-	for i := range t.Events {
-		e := &t.Events[i]
+	for i := range t.Len() {
+		e := t.Event(i)
 		for vi < len(tl.viols) && tl.viols[vi].v.At < e.At {
 			tl.refs = append(tl.refs, rowRef(-1-vi))
 			vi++
@@ -120,17 +120,17 @@ func (tl *Timeline) buildSpans() {
 		for oi < len(obs) && obs[oi].Event < ei {
 			oi++
 		}
-		e := &tl.t.Events[ei]
+		e := tl.t.Event(ei)
 		p := int(e.Proc)
 		switch e.Kind {
 		case sim.EvPause:
-			if e.Note == "" {
+			if tl.t.Note(e) == "" {
 				start(p, SpanPaused, row+1)
 			}
 		case sim.EvResume:
 			stop(p, SpanPaused, row)
 		case sim.EvCrash, sim.EvPowerLoss, sim.EvShutdown:
-			if e.Note != "already down" {
+			if tl.t.Note(e) != sim.NoteAlreadyDown {
 				stop(p, SpanPaused, row)
 				stop(p, SpanBelief, row+1)
 				beliefs[p] = nil
@@ -213,10 +213,10 @@ func (tl *Timeline) Row(r int) Row {
 			Text: "VIOLATION " + fv.name + ": " + fv.v.Detail}
 	}
 	ei := int(ref)
-	e := &tl.t.Events[ei]
+	e := tl.t.Event(ei)
 	row := Row{Kind: RowEvent, At: e.At, Event: ei, Fault: e.Kind.IsFault(), Cells: cells}
 	tl.eventCells(e, cells)
-	texts := []string{e.Text(tl.t.Names)}
+	texts := []string{tl.t.EventText(ei)}
 	lo := sort.Search(len(tl.t.Obs), func(i int) bool { return tl.t.Obs[i].Event >= ei })
 	for oi := lo; oi < len(tl.t.Obs) && tl.t.Obs[oi].Event == ei; oi++ {
 		o := &tl.t.Obs[oi]
@@ -242,6 +242,7 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 			cells[p].Kind, cells[p].Label = k, label
 		}
 	}
+	msg := tl.t.Msg(e)
 	switch e.Kind {
 	case sim.EvSend:
 		from, to := int(e.Proc), int(e.Peer)
@@ -250,20 +251,20 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 			cells[c].Kind = CellWire
 		}
 		if to >= from {
-			set(e.Proc, CellSend, e.Msg.Op)
+			set(e.Proc, CellSend, msg.Op)
 			set(e.Peer, CellArrive, "")
 		} else {
-			set(e.Proc, CellSendLeft, e.Msg.Op)
+			set(e.Proc, CellSendLeft, msg.Op)
 			set(e.Peer, CellArriveLeft, "")
 		}
 	case sim.EvDeliver:
-		set(e.Proc, CellDeliver, e.Msg.Op)
+		set(e.Proc, CellDeliver, msg.Op)
 	case sim.EvDrop:
-		set(e.Proc, CellDrop, e.Msg.Op)
+		set(e.Proc, CellDrop, msg.Op)
 	case sim.EvTimer:
-		set(e.Proc, CellTimer, e.Note)
+		set(e.Proc, CellTimer, tl.t.Note(e))
 	case sim.EvCommand:
-		set(e.Proc, CellCommand, e.Msg.Op)
+		set(e.Proc, CellCommand, msg.Op)
 	case sim.EvCrash:
 		set(e.Proc, CellCrash, "crash")
 	case sim.EvPowerLoss:

@@ -1,0 +1,254 @@
+package sim
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests of the kernel's own contract: time, ordering, messages, timers and faults.
+
+func twoEchoes(cfg Config) (*World, ProcID, ProcID) {
+	w := NewWorld(cfg)
+	a := w.AddProcess("a", "test", Clock{}, newEcho)
+	b := w.AddProcess("b", "test", Clock{}, newEcho)
+	w.Network().SetDefault(Link{Delay: time.Millisecond})
+	return w, a, b
+}
+
+func TestPingPongDeliversInTimeOrder(t *testing.T) {
+	w, a, b := twoEchoes(Config{Seed: 1})
+	w.Schedule(0, cmd(a, "ping", int64(b), 3))
+	tr := w.Run()
+	var got []string
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Kind == EvDeliver {
+			got = append(got, e.At.String()+" "+tr.Name(e.Proc)+" "+tr.Msg(e).Op)
+		}
+	}
+	want := []string{"0.001s b ping", "0.002s a pong", "0.003s b ping", "0.004s a pong", "0.005s b ping", "0.006s a pong"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("deliveries:\n got %q\nwant %q", got, want)
+	}
+	if tr.EndReason != EndQuiescent {
+		t.Fatalf("end reason %s, want quiescent", tr.EndReason)
+	}
+}
+
+func TestSameTimeEventsKeepInsertionOrder(t *testing.T) {
+	w, a, b := twoEchoes(Config{})
+	for i := range 5 {
+		w.Schedule(Time(time.Second), Action{Kind: ActCommand, Proc: ProcID(i % 2), Msg: Message{Op: "noop", Key: string(rune('A' + i))}})
+	}
+	_ = a
+	_ = b
+	tr := w.Run()
+	var keys string
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Kind == EvCommand {
+			keys += tr.Msg(e).Key
+		}
+	}
+	if keys != "ABCDE" {
+		t.Fatalf("same-time commands ran in order %q, want ABCDE", keys)
+	}
+}
+
+func TestCrashLosesMemoryAndInFlightMessages(t *testing.T) {
+	w, a, b := twoEchoes(Config{Snapshots: true})
+	w.Schedule(0, cmd(a, "ping", int64(b), 1))
+	w.Schedule(Time(500*time.Microsecond), Action{Kind: ActCrash, Proc: b})
+	w.Schedule(Time(time.Second), Action{Kind: ActRestart, Proc: b})
+	w.Schedule(Time(2*time.Second), cmd(a, "ping", int64(b), 1))
+	tr := w.Run()
+	if !slices.Contains(kinds(tr), "drop") {
+		t.Fatalf("the ping in flight to the crashed b was not dropped: %v", kinds(tr))
+	}
+	// After the restart b is a fresh process: it has seen only the second ping.
+	last := ""
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Proc == b && tr.State(e) != "" {
+			last = tr.State(e)
+		}
+	}
+	if last != "seen 1 restored 0" {
+		t.Fatalf("b after restart: %q, want a fresh process that saw one ping", last)
+	}
+}
+
+func TestPowerLossKeepsOnlyDurableRecords(t *testing.T) {
+	for _, tc := range []struct {
+		fault ActionKind
+		want  string
+	}{
+		{ActCrash, "seen 0 restored 3"},     // a process crash keeps what the OS has
+		{ActPowerLoss, "seen 0 restored 1"}, // a power loss keeps only the fsynced prefix
+	} {
+		w, a, _ := twoEchoes(Config{Snapshots: true})
+		w.Schedule(0, Action{Kind: ActCommand, Proc: a, Msg: Message{Op: "write", Key: "x", Value: "fsync"}})
+		w.Schedule(1, Action{Kind: ActCommand, Proc: a, Msg: Message{Op: "write", Key: "y"}})
+		w.Schedule(2, Action{Kind: ActCommand, Proc: a, Msg: Message{Op: "write", Key: "z"}})
+		w.Schedule(3, Action{Kind: tc.fault, Proc: a})
+		w.Schedule(4, Action{Kind: ActRestart, Proc: a})
+		tr := w.Run()
+		got := tr.State(tr.Event(tr.Len()-2))
+		if got != tc.want {
+			t.Errorf("after %v and restart: %q, want %q", tc.fault, got, tc.want)
+		}
+	}
+}
+
+func TestOSFlushMakesOldWritesDurable(t *testing.T) {
+	w, a, _ := twoEchoes(Config{Snapshots: true})
+	w.Schedule(0, Action{Kind: ActCommand, Proc: a, Msg: Message{Op: "write", Key: "x"}})
+	w.Schedule(OSFlushAfter+1, Action{Kind: ActPowerLoss, Proc: a})
+	w.Schedule(OSFlushAfter+2, Action{Kind: ActRestart, Proc: a})
+	tr := w.Run()
+	if got := tr.State(tr.Event(tr.Len()-2)); got != "seen 0 restored 1" {
+		t.Fatalf("a write older than %s should survive a power loss: %q", OSFlushAfter, got)
+	}
+}
+
+func TestPauseHoldsInputsAndTimersUntilResume(t *testing.T) {
+	w, a, b := twoEchoes(Config{})
+	w.Schedule(0, cmd(b, "timer", 7, int64(time.Second)))
+	w.Schedule(Time(100*time.Millisecond), Action{Kind: ActPause, Proc: b, Dur: 5 * time.Second})
+	w.Schedule(Time(2*time.Second), cmd(a, "ping", int64(b), 1))
+	tr := w.Run()
+	// Nothing reaches b between 0.1 s and 5.1 s; then the timer (due at 1 s) and
+	// the ping (arrived at 2.001 s) are handled in arrival order.
+	var at []string
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		if e.Proc == b && (e.Kind == EvTimer || e.Kind == EvDeliver) {
+			at = append(at, e.At.String()+" "+e.Kind.String())
+		}
+	}
+	want := []string{"5.100s timer", "5.100s deliver"}
+	if !reflect.DeepEqual(at, want) {
+		t.Fatalf("b handled %v, want %v", at, want)
+	}
+}
+
+func TestTimersFollowDriftAndCancel(t *testing.T) {
+	w := NewWorld(Config{})
+	fast := w.AddProcess("fast", "test", Clock{DriftPPM: 100_000}, newEcho) // 10% fast
+	w.Schedule(0, cmd(fast, "timer", 1, int64(11*time.Second)))
+	w.Schedule(0, cmd(fast, "timer", 2, int64(time.Second)))
+	w.Schedule(Time(500*time.Millisecond), cmd(fast, "cancel", 2, 0))
+	tr := w.Run()
+	ns := notes(tr)
+	if len(ns) != 1 || !strings.HasPrefix(ns[0], "timer 1 at mono 11.000s") {
+		t.Fatalf("timers fired: %q; want only timer 1, at local 11 s", ns)
+	}
+	if tr.End != Time(10*time.Second) {
+		t.Fatalf("a 10%% fast clock reaches 11 s local at %s true, want 10.000s", tr.End)
+	}
+}
+
+func TestWallTimerFiresEarlyWhenTheClockJumps(t *testing.T) {
+	w := NewWorld(Config{})
+	p := w.AddProcess("p", "test", Clock{}, newEcho)
+	w.Schedule(0, cmd(p, "wall-timer", 1, int64(10*time.Second)))
+	w.Schedule(Time(time.Second), Action{Kind: ActJump, Proc: p, Dur: 15 * time.Second})
+	tr := w.Run()
+	ns := notes(tr)
+	if len(ns) != 1 || ns[0] != "timer 1 at mono 1.000s wall 16.000s" {
+		t.Fatalf("wall timer: %q, want it to fire at the jump (true 1 s, wall 16 s)", ns)
+	}
+}
+
+func TestPartitionsDropAndHeal(t *testing.T) {
+	w, a, b := twoEchoes(Config{})
+	w.Schedule(0, Action{Kind: ActPartition, A: []ProcID{a}, B: []ProcID{b}, OneWay: true})
+	w.Schedule(1, cmd(a, "ping", int64(b), 1)) // a -> b is cut
+	w.Schedule(2, cmd(b, "ping", int64(a), 1)) // b -> a is open; a's pong back is cut
+	w.Schedule(Time(time.Second), Action{Kind: ActHeal})
+	w.Schedule(Time(2*time.Second), cmd(a, "ping", int64(b), 1))
+	tr := w.Run()
+	drops, delivers := 0, 0
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		switch {
+		case e.Kind == EvDrop && tr.Note(e) == "partition":
+			drops++
+		case e.Kind == EvDeliver:
+			delivers++
+		}
+	}
+	if drops != 2 || delivers != 3 {
+		t.Fatalf("drops %d delivers %d, want 2 and 3 (ping to b, pong to b cut; b's ping, then ping and pong after heal)", drops, delivers)
+	}
+}
+
+func TestLossAndDuplicationAreDrawnFromTheSeed(t *testing.T) {
+	run := func(seed uint64) (string, int, int) {
+		w, a, b := twoEchoes(Config{Seed: seed})
+		w.Network().SetDefault(Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: DelayUniform, Loss: 0.3, Dup: 0.3})
+		for i := range 50 {
+			w.Schedule(Time(i)*Time(time.Millisecond), cmd(a, "ping", int64(b), 1))
+		}
+		tr := w.Run()
+		drops, dups := 0, 0
+		seen := map[uint64]int{}
+		for i := range tr.Len() {
+			e := tr.Event(i)
+			if e.Kind == EvDrop {
+				drops++
+			}
+			if e.Kind == EvDeliver {
+				if seen[e.MsgID]++; seen[e.MsgID] == 2 {
+					dups++
+				}
+			}
+		}
+		return tr.Hash(), drops, dups
+	}
+	h1, drops, dups := run(7)
+	h2, _, _ := run(7)
+	h3, _, _ := run(8)
+	if h1 != h2 {
+		t.Fatal("the same seed gave two different traces")
+	}
+	if h1 == h3 {
+		t.Fatal("different seeds gave the same lossy trace")
+	}
+	if drops == 0 || dups == 0 {
+		t.Fatalf("with loss and dup at 0.3, got %d drops and %d duplicates", drops, dups)
+	}
+}
+
+func TestLimitsEndTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		lim  Limits
+		want EndReason
+	}{
+		{Limits{MaxEvents: 50, MaxTime: time.Hour, MaxQueue: 100}, EndEventLimit},
+		{Limits{MaxEvents: 1e6, MaxTime: 20 * time.Millisecond, MaxQueue: 100}, EndTimeLimit},
+	} {
+		w, a, b := twoEchoes(Config{Limits: tc.lim})
+		w.Schedule(0, cmd(a, "ping", int64(b), 1e9)) // an endless rally
+		tr := w.Run()
+		if tr.EndReason != tc.want {
+			t.Errorf("limits %+v: ended by %s, want %s", tc.lim, tr.EndReason, tc.want)
+		}
+	}
+}
+
+func TestClockReadings(t *testing.T) {
+	c := Clock{Offset: 5 * time.Second, DriftPPM: 1000}
+	r := c.Read(Time(10 * time.Second))
+	if r.Mono != 10*time.Second+10*time.Millisecond || r.Wall != 15*time.Second+10*time.Millisecond {
+		t.Fatalf("reading %v", r)
+	}
+	c.Jump(-2 * time.Second)
+	if r2 := c.Read(Time(10 * time.Second)); r2.Mono != r.Mono || r2.Wall != r.Wall-2*time.Second {
+		t.Fatalf("a jump must move wall only: %v then %v", r, r2)
+	}
+	c.SetDrift(Time(10*time.Second), 0)
+	if r3 := c.Read(Time(11 * time.Second)); r3.Mono != r.Mono+time.Second {
+		t.Fatalf("after the drift change the clock must continue from %v at rate 1: %v", r.Mono, r3.Mono)
+	}
+}
