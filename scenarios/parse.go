@@ -146,7 +146,7 @@ func (p *parser) errAt(ln line, i int, msg, hint string) error {
 		col = ln.toks[i].col
 	case len(ln.toks) > 0:
 		last := ln.toks[len(ln.toks)-1]
-		col = last.col + len(last.text) + 1
+		col = last.col + len(last.text)
 	}
 	return p.err(ln.num, col, msg, hint)
 }

@@ -36,10 +36,10 @@ func (r *Result) WriteText(w io.Writer) error {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("%s  (protocol %s, seed %d)\n", s.ID, s.Protocol, r.Seed)
 	if s.Teaching != "" {
-		p("\n%s\n", indent(s.Teaching, "  "))
+		p("\n%s\n", indent(strings.Join(sim.Wrap(s.Teaching, 78), "\n"), "  "))
 	}
 	p("\nEvents (true time, process, its own clock readings, what happened; = what the step reported):\n")
-	if err := r.Trace.WriteText(w); err != nil {
+	if err := r.Trace.WriteNarrated(w); err != nil {
 		return err
 	}
 	p("\nTimeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):\n")

@@ -93,7 +93,7 @@ func TestPowerLossKeepsOnlyDurableRecords(t *testing.T) {
 		w.Schedule(3, Action{Kind: tc.fault, Proc: a})
 		w.Schedule(4, Action{Kind: ActRestart, Proc: a})
 		tr := w.Run()
-		got := tr.State(tr.Event(tr.Len()-2))
+		got := tr.State(tr.Event(tr.Len() - 2))
 		if got != tc.want {
 			t.Errorf("after %v and restart: %q, want %q", tc.fault, got, tc.want)
 		}
@@ -106,7 +106,7 @@ func TestOSFlushMakesOldWritesDurable(t *testing.T) {
 	w.Schedule(OSFlushAfter+1, Action{Kind: ActPowerLoss, Proc: a})
 	w.Schedule(OSFlushAfter+2, Action{Kind: ActRestart, Proc: a})
 	tr := w.Run()
-	if got := tr.State(tr.Event(tr.Len()-2)); got != "seen 0 restored 1" {
+	if got := tr.State(tr.Event(tr.Len() - 2)); got != "seen 0 restored 1" {
 		t.Fatalf("a write older than %s should survive a power loss: %q", OSFlushAfter, got)
 	}
 }

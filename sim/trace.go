@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -87,12 +88,25 @@ func (t *Trace) Name(p ProcID) string {
 }
 
 // WriteText writes the trace's one text form: one line per event, each followed by
-// the observations its step emitted. The hash and the goldens are made from it.
-func (t *Trace) WriteText(w io.Writer) error {
+// the observations its step emitted. The hash is made from it.
+func (t *Trace) WriteText(w io.Writer) error { return t.write(w, false) }
+
+// WriteNarrated is WriteText with each scenario step's narration above its event,
+// as `locksim run` prints it.
+func (t *Trace) WriteNarrated(w io.Writer) error { return t.write(w, true) }
+
+func (t *Trace) write(w io.Writer, narrate bool) error {
 	bw := bufio.NewWriter(w)
 	oi := 0
+	told := map[int32]bool{}
 	for i := range t.Len() {
 		e := t.Event(i)
+		if a := e.Action; narrate && a >= 0 && int(a) < len(t.Actions) && !told[a] && t.Actions[a].Narration != "" {
+			told[a] = true
+			for _, l := range Wrap(t.Actions[a].Narration, 76) {
+				fmt.Fprintf(bw, "          # %s\n", l)
+			}
+		}
 		local := ""
 		if e.Proc >= 0 {
 			local = e.Local.String()
@@ -104,6 +118,32 @@ func (t *Trace) WriteText(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Wrap breaks text into lines of at most width runes at spaces, keeping blank
+// lines between paragraphs.
+func Wrap(text string, width int) []string {
+	var out []string
+	for i, para := range strings.Split(text, "\n\n") {
+		if i > 0 {
+			out = append(out, "")
+		}
+		line := ""
+		for _, w := range strings.Fields(para) {
+			if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // ObsText is an observation's one text form.

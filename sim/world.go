@@ -243,7 +243,6 @@ func (w *World) disarm(s *procSlot, id TimerID) {
 // handle the input, and apply what it produced.
 func (w *World) step(p ProcID, in Input, ev Event) {
 	s := &w.procs[p]
-	ev.Local = s.clock.Read(w.now)
 	idx := w.record(ev)
 	w.out.reset()
 	s.p.Step(ev.Local, in, &w.out)
@@ -255,7 +254,11 @@ func (w *World) step(p ProcID, in Input, ev Event) {
 
 // ev starts an event at the current time with no message, note or state.
 func (w *World) ev(kind EventKind, proc, peer ProcID) Event {
-	return Event{At: w.now, Kind: kind, Proc: proc, Peer: peer, Action: -1, msg: -1, note: -1, state: -1}
+	e := Event{At: w.now, Kind: kind, Proc: proc, Peer: peer, Action: -1, msg: -1, note: -1, state: -1}
+	if proc >= 0 {
+		e.Local = w.procs[proc].clock.Read(w.now)
+	}
+	return e
 }
 
 // noted returns e with note s (interned: notes repeat).
@@ -292,7 +295,6 @@ func (w *World) transmit(from, to ProcID, m *Message) {
 	}
 	w.msgSeq++
 	send := w.ev(EvSend, from, to)
-	send.Local = w.procs[from].clock.Read(w.now)
 	send.msg, send.MsgID = w.trace.addMsg(m), w.msgSeq
 	if w.net.isCut(from, to) {
 		w.record(w.noted(send, "not sent: the link is cut"))
@@ -510,7 +512,6 @@ func (w *World) resume(p ProcID, gen uint32) {
 	}
 	s.state = stUp
 	ev := w.ev(EvResume, p, NoProc)
-	ev.Local = s.clock.Read(w.now)
 	w.record(w.noted(ev, fmt.Sprintf("%d queued inputs", len(s.held))))
 	held := append([]item(nil), s.held...)
 	s.held = s.held[:0]

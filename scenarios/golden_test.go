@@ -1,0 +1,83 @@
+package scenarios
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// update rewrites the golden files instead of comparing with them:
+//
+//	go test ./scenarios -run TestGolden -update
+var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the current output")
+
+// goldenDir is the module's testdata/golden.
+const goldenDir = "../testdata/golden"
+
+// TestGolden compares each catalogue scenario's `locksim run` text output with its
+// golden file, so that any change in behaviour shows up as a readable diff.
+func TestGolden(t *testing.T) {
+	cat := catalogue(t)
+	for _, s := range cat {
+		t.Run(s.ID, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Run(s, RunOptions{Snapshots: true}).WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(goldenDir, s.ID+".txt")
+			if *update {
+				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (create it with: go test ./scenarios -run TestGolden -update)", err)
+			}
+			if got := b.String(); got != string(want) {
+				t.Errorf("output differs from %s; first difference:\n%s\nif the change is intended: go test ./scenarios -run TestGolden -update",
+					path, firstDiff(string(want), got))
+			}
+		})
+	}
+	if !*update {
+		files, _ := filepath.Glob(filepath.Join(goldenDir, "*.txt"))
+		if len(files) != len(cat) {
+			t.Errorf("%d golden files for %d scenarios: remove the stale ones", len(files), len(cat))
+		}
+	}
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
+		}
+	}
+	return "(none)"
+}
+
+func catalogue(t testing.TB) []*Scenario {
+	t.Helper()
+	cat, err := Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat) == 0 {
+		t.Fatal("the catalogue is empty")
+	}
+	return cat
+}

@@ -1,0 +1,164 @@
+package scenarios
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+const base = `# A test scenario.
+protocol redis
+node r1 redis
+client c1 redis-lock server=r1
+`
+
+// Strict parsing: every mistake is an error with file:line:column, what was
+// expected, and a hint (docs/scenario-language.md, "Errors").
+func TestParseErrorsNamePositionAndHint(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // file:line:col: message
+		hint string
+	}{
+		{base + "at 1s c1 aquire L\n", "t.scn:5:10: unknown client command \"aquire\"", "acquire"},
+		{base + "nodee r2 redis\n", "t.scn:5:1: unknown command \"nodee\"", "did you mean node?"},
+		{base + "at 1s c1 acquire L tll=5s\n", "t.scn:5:20: unknown argument tll for acquire", "did you mean ttl=?"},
+		{base + "at 1x crash r1\n", "t.scn:5:4: \"1x\" is not a time", "10s"},
+		{base + "at 1s crash r9\n", "t.scn:5:13: unknown process \"r9\"", "declared processes: r1, c1"},
+		{base + "at 1s crash r1 now\n", "t.scn:5:16: unexpected \"now\"", "crash PROC"},
+		{base + "node r2 redis persistence=sometimes\n", "t.scn:5:15: persistence=sometimes is not a choice", "none, everysec, always, no"},
+		{base + "client c2 redis-lock\n", "t.scn:5:1: client needs server=", "declared process"},
+		{base + "client c2 redis-lock server=r1 ttl=-1s\n", "t.scn:5:32: ttl=-1s is not a duration", ""},
+		{base + "node c1 redis\n", "t.scn:5:6: process c1 is declared twice", ""},
+		{base + "expect violated mutex-beleif\n", "t.scn:5:17: unknown invariant \"mutex-beleif\"", "did you mean mutex-belief?"},
+		{base + "expect verdict MAYBE\n", "t.scn:5:16: unknown verdict \"MAYBE\"", "SAFE, UNSAFE and STUCK"},
+		{base + "seed 1\nseed 2\n", "t.scn:6:1: seed is given twice (first on line 5)", ""},
+		{base + "when c1 acquired L pause c1\n", "t.scn:5:28: when needs then and an action", ""},
+		{base + "when c1 wins L then crash r1\n", "t.scn:5:9: unknown event \"wins\"", "acquired"},
+		{base + "at 1s r1 acquire L\n", "t.scn:5:7: r1 is not a client", ""},
+		{base + "at 1s c1 write r1\n", "t.scn:5:16: r1 is not a resource", ""},
+		{base + "at 1s clock-jump r1 soon\n", "t.scn:5:21: \"soon\" is not a clock jump", "+15s"},
+		{base + "at 1s partition r1 c1\n", "t.scn:5:22: partition needs two sides", ""},
+		{base + "network loss=2\n", "t.scn:5:9: loss=2 is not a probability", ""},
+		{base + "run until=5s\nrun\n", "t.scn:6:1: run is given twice", ""},
+		{base + "at 1s c1 acquire \"L\n", "t.scn:5:18: unterminated quoted string", ""},
+		{"# nothing\nseed 1\n", "t.scn:1:1: the scenario declares no processes", ""},
+		{base + "limit time=48h\n", "t.scn:5:7: time=48h is out of range", ""},
+		{base + "protocol paxos\n", "t.scn:5:1: protocol is given twice", ""},
+	} {
+		_, err := Parse("t.scn", tc.src)
+		var pe *Error
+		if !errors.As(err, &pe) {
+			t.Errorf("%q: got %v, want a positioned error", lastLine(tc.src), err)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got: %v\nwant: %s", lastLine(tc.src), err, tc.want)
+		}
+		if !strings.Contains(pe.Hint, tc.hint) {
+			t.Errorf("%q: hint %q does not mention %q", lastLine(tc.src), pe.Hint, tc.hint)
+		}
+	}
+}
+
+func lastLine(s string) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return ls[len(ls)-1]
+}
+
+func TestParseReadsTheWholeLanguage(t *testing.T) {
+	src := `# Summary line.
+# More teaching.
+#
+# Source: somewhere.
+
+protocol redis
+seed 42
+limit events=5000 time=90s queue=300
+bound 20s
+network delay=2ms jitter=1ms loss=0.01 dup=0.02 reorder=0.1
+link c1 r1 delay=5ms
+link c1 -> res delay=7ms dist=exp
+
+node r1 redis persistence=always service=locks drift=100 offset=2s
+client c1 redis-lock server=r1 acquire=setnx-expire release=del validity-timer=on ttl=3s retry=100ms jitter=50ms attempts=4 timeout=200ms
+resource res fencing=on
+
+# c1 takes it.
+# On two lines.
+at 0 c1 acquire L ttl=4s
+when c1 acquired L after=1s then pause c1 for=2s
+at 5s partition c1,res | r1
+at 6s partition c1 -> r1
+at 7s heal
+at 8s clock-jump r1 -3s
+at 9s clock-drift r1 -500
+at 10s power-loss r1
+at 11s restart r1 after=1s
+at 12s c1 write res
+at 13s c1 release L
+run until=20s
+expect verdict SAFE
+expect holds mutex-belief
+expect n/a fencing-monotonic
+expect metric acquisitions 1
+`
+	s, err := Parse("dir/full.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "full" || s.Summary != "Summary line." || s.Protocol != "redis" || s.Seed != 42 {
+		t.Errorf("header: id %q summary %q protocol %q seed %d", s.ID, s.Summary, s.Protocol, s.Seed)
+	}
+	if s.Teaching != "Summary line. More teaching.\n\nSource: somewhere." {
+		t.Errorf("teaching %q", s.Teaching)
+	}
+	if s.Limits.MaxEvents != 5000 || s.Limits.MaxTime != 90*time.Second || s.Limits.MaxQueue != 300 || s.Bound != 20*time.Second {
+		t.Errorf("limits %+v bound %v", s.Limits, s.Bound)
+	}
+	if s.net.Delay != 2*time.Millisecond || s.net.Loss != 0.01 || s.net.Dup != 0.02 || s.net.Reorder != 0.1 {
+		t.Errorf("network %+v", s.net)
+	}
+	if len(s.links) != 3 {
+		t.Errorf("links: %d, want 3 (one both ways, one one way)", len(s.links))
+	}
+	if len(s.steps) != 11 || s.steps[0].action.Narration != "c1 takes it. On two lines." {
+		t.Errorf("%d steps; first narration %q", len(s.steps), s.steps[0].action.Narration)
+	}
+	if s.steps[1].when == nil || s.steps[1].after != time.Second || s.steps[1].action.Dur != 2*time.Second {
+		t.Errorf("trigger step %+v", s.steps[1])
+	}
+	if s.Until != 20*time.Second || len(s.Expects) != 4 || s.ExpectedVerdict() != "SAFE" {
+		t.Errorf("until %v expects %d verdict %q", s.Until, len(s.Expects), s.ExpectedVerdict())
+	}
+	// And it runs to its end without a panic.
+	if r := Run(s, RunOptions{}); r.Trace.Len() == 0 {
+		t.Fatal("no events")
+	}
+}
+
+// FuzzParse: no input makes the parser panic or hang, and whatever parses also runs
+// within its limits. Seeded with the catalogue:
+//
+//	go test ./scenarios -run '^$' -fuzz FuzzParse -fuzztime 60s
+func FuzzParse(f *testing.F) {
+	for _, s := range catalogue(f) {
+		src, _ := CatalogueSource(s.ID)
+		f.Add(src)
+	}
+	f.Add(base + "at 1s c1 acquire L ttl=1ms\nwhen c1 acquired then crash c1\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := Parse("fuzz.scn", src)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		s.Limits.MaxEvents = min(s.Limits.MaxEvents, 20_000)
+		s.Limits.MaxTime = min(s.Limits.MaxTime, 10*time.Minute)
+		Run(s, RunOptions{})
+	})
+}

@@ -1,0 +1,240 @@
+package check_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+)
+
+// Tests of the checker against hand-made histories, one per rule of
+// docs/invariants.md (after shared/design/invariants.md). A puppet process reports
+// exactly the observations it is told to, so each history is the fact under test.
+
+type puppet struct{ env sim.Env }
+
+func (p *puppet) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	if in.Kind == sim.InCommand {
+		out.Observe(in.Msg.Body.(sim.Observation))
+	}
+}
+func (p *puppet) Describe() string { return "" }
+
+// history builds and runs a world: processes c1, c2, c3 (clients), s (service) and,
+// when withResource, res (role "resource"); each step is an observation emitted by
+// its Proc at its time, or a crash of Proc when Kind is 0.
+type step struct {
+	at  time.Duration
+	obs sim.Observation
+}
+
+const (
+	c1 sim.ProcID = iota
+	c2
+	c3
+	svc
+	res
+)
+
+func history(withResource bool, end time.Duration, steps ...step) *sim.Trace {
+	w := sim.NewWorld(sim.Config{})
+	for _, n := range []string{"c1", "c2", "c3", "s"} {
+		w.AddProcess(n, "test", sim.Clock{}, func(e sim.Env) sim.Process { return &puppet{e} })
+	}
+	if withResource {
+		w.AddProcess("res", "resource", sim.Clock{}, func(e sim.Env) sim.Process { return &puppet{e} })
+	}
+	for _, s := range steps {
+		if s.obs.Kind == 0 {
+			w.Schedule(sim.Time(s.at), sim.Action{Kind: sim.ActCrash, Proc: s.obs.Proc})
+			continue
+		}
+		o := s.obs
+		if o.By == 0 && o.Kind != sim.ObsGrantEnd {
+			o.By = sim.NoProc
+		}
+		w.Schedule(sim.Time(s.at), sim.Action{Kind: sim.ActCommand, Proc: o.Proc, Msg: sim.Message{Op: "obs", Body: o}})
+	}
+	w.Schedule(sim.Time(end), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	return w.Run()
+}
+
+func s(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)) }
+
+func believe(at float64, c sim.ProcID) step {
+	return step{s(at), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c, Client: c, Lock: "L", Grant: "g"}}
+}
+func stopBelieving(at float64, c sim.ProcID) step {
+	return step{s(at), sim.Observation{Kind: sim.ObsBeliefEnd, Proc: c, Client: c, Lock: "L"}}
+}
+func grant(at float64, c sim.ProcID, window float64) step {
+	return step{s(at), sim.Observation{Kind: sim.ObsGrant, Proc: svc, Service: "s", Client: c, Lock: "L", Grant: "g" + string(rune('1'+c)), Window: s(window)}}
+}
+func withdraw(at float64, c, by sim.ProcID, reason string) step {
+	return step{s(at), sim.Observation{Kind: sim.ObsGrantEnd, Proc: svc, Service: "s", Client: c, By: by, Lock: "L", Grant: "g" + string(rune('1'+c)), Reason: reason}}
+}
+func attempt(at float64, c sim.ProcID) step {
+	return step{s(at), sim.Observation{Kind: sim.ObsAttempt, Proc: c, Client: c, Lock: "L"}}
+}
+func crash(at float64, p sim.ProcID) step { return step{s(at), sim.Observation{Proc: p}} }
+func op(at float64, c sim.ProcID, grant, what string, token int64, accepted bool) step {
+	return step{s(at), sim.Observation{Kind: sim.ObsResource, Proc: res, Client: c, Lock: "res", Grant: grant, Op: what,
+		Token: token, HasToken: token > 0, Accepted: accepted}}
+}
+
+func judge(t *testing.T, tr *sim.Trace, bound time.Duration, name string) check.Result {
+	t.Helper()
+	rep := check.Check(tr, check.Options{Bound: bound})
+	r, ok := rep.Result(name)
+	if !ok {
+		t.Fatalf("no result for %s", name)
+	}
+	return r
+}
+
+func wantStatus(t *testing.T, r check.Result, status string, at ...time.Duration) {
+	t.Helper()
+	if r.Status() != status {
+		t.Fatalf("%s: %s %v, want %s", r.Name, r.Status(), r.Violations, status)
+	}
+	for i, a := range at {
+		if got := r.Violations[i].At; got != sim.Time(a) {
+			t.Errorf("%s violation %d at %s, want %s", r.Name, i, got, sim.Time(a))
+		}
+	}
+}
+
+func TestMutexBelief(t *testing.T) {
+	t.Run("overlapping beliefs violate it at the second start", func(t *testing.T) {
+		tr := history(false, s(10), believe(1, c1), believe(2, c2), stopBelieving(3, c1))
+		wantStatus(t, judge(t, tr, 0, "mutex-belief"), "violated", s(2))
+	})
+	t.Run("back-to-back beliefs hold", func(t *testing.T) {
+		tr := history(false, s(10), believe(1, c1), stopBelieving(2, c1), believe(2, c2))
+		wantStatus(t, judge(t, tr, 0, "mutex-belief"), "holds")
+	})
+	t.Run("a crash ends the crashed client's belief", func(t *testing.T) {
+		tr := history(false, s(10), believe(1, c1), crash(2, c1), believe(3, c2))
+		wantStatus(t, judge(t, tr, 0, "mutex-belief"), "holds")
+	})
+	t.Run("with no lock at all it is not applicable", func(t *testing.T) {
+		tr := history(false, s(1))
+		wantStatus(t, judge(t, tr, 0, "mutex-belief"), "n/a")
+	})
+}
+
+func TestGrantExclusive(t *testing.T) {
+	t.Run("a grant inside an earlier promise violates it", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 10), grant(5, c2, 10))
+		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "violated", s(5))
+	})
+	t.Run("the owner's release closes the promise early", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 10), withdraw(3, c1, c1, sim.ReasonReleased), grant(5, c2, 10))
+		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "holds")
+	})
+	t.Run("someone else's delete does not close it", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 10), withdraw(3, c1, c2, sim.ReasonDeleted), grant(5, c3, 10))
+		r := judge(t, tr, 0, "grant-exclusive")
+		wantStatus(t, r, "violated", s(5))
+		if !strings.Contains(r.Violations[0].Detail, "deleted by c2") {
+			t.Errorf("detail should say how the grant was withdrawn: %s", r.Violations[0].Detail)
+		}
+	})
+	t.Run("a grant after the promise ran out holds", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 10), grant(10, c2, 10))
+		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "holds")
+	})
+	t.Run("the same client's re-grant (an extension) holds", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 0), grant(1, c1, 10), grant(12, c2, 1))
+		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "holds")
+	})
+}
+
+func TestResourceSafe(t *testing.T) {
+	t.Run("a stale write after another section violates it", func(t *testing.T) {
+		tr := history(true, s(20), op(1, c1, "c1#1", "read", 0, true), op(2, c2, "c2#1", "read", 0, true),
+			op(3, c2, "c2#1", "write", 0, true), op(4, c1, "c1#1", "write", 0, true))
+		wantStatus(t, judge(t, tr, 0, "resource-safe"), "violated", s(4))
+		wantStatus(t, judge(t, tr, 0, "fencing-monotonic"), "n/a")
+	})
+	t.Run("a rejected stale write keeps it", func(t *testing.T) {
+		tr := history(true, s(20), op(1, c1, "c1#1", "read", 33, true), op(2, c2, "c2#1", "write", 34, true),
+			op(4, c1, "c1#1", "write", 33, false))
+		wantStatus(t, judge(t, tr, 0, "resource-safe"), "holds")
+		wantStatus(t, judge(t, tr, 0, "fencing-monotonic"), "holds")
+	})
+	t.Run("accepting a lower token violates fencing-monotonic", func(t *testing.T) {
+		tr := history(true, s(20), op(1, c2, "c2#1", "write", 34, true), op(2, c1, "c1#1", "write", 33, true))
+		wantStatus(t, judge(t, tr, 0, "fencing-monotonic"), "violated", s(2))
+	})
+}
+
+func TestDeadlockFree(t *testing.T) {
+	t.Run("a holder's crash with a grant that never ends violates it at the bound", func(t *testing.T) {
+		tr := history(false, s(100), grant(0, c1, 0), crash(1, c1))
+		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "violated", s(31))
+	})
+	t.Run("an expiry within the bound frees the lock", func(t *testing.T) {
+		tr := history(false, s(100), grant(0, c1, 10), crash(1, c1), withdraw(10, c1, svc, sim.ReasonExpired))
+		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "holds")
+	})
+	t.Run("a run shorter than the bound cannot violate it", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 0), crash(1, c1))
+		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "holds")
+	})
+	t.Run("nobody crashed holding: not applicable", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 0), crash(1, c2))
+		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "n/a")
+	})
+}
+
+func TestProgress(t *testing.T) {
+	t.Run("nobody acquiring within the bound after the last fault violates it", func(t *testing.T) {
+		tr := history(false, s(100), attempt(0, c1), crash(5, c3), attempt(6, c2))
+		wantStatus(t, judge(t, tr, s(10), "progress"), "violated", s(15))
+	})
+	t.Run("an acquisition within the bound holds", func(t *testing.T) {
+		tr := history(false, s(100), attempt(0, c1), believe(9, c1))
+		wantStatus(t, judge(t, tr, s(10), "progress"), "holds")
+	})
+	t.Run("a lock held when faults stop is progress", func(t *testing.T) {
+		tr := history(false, s(100), attempt(0, c1), believe(1, c1), attempt(2, c2), crash(3, c3))
+		wantStatus(t, judge(t, tr, s(10), "progress"), "holds")
+	})
+}
+
+// The verdict rule: with a protected resource only resource invariants decide UNSAFE.
+func TestVerdictRule(t *testing.T) {
+	both := []step{believe(1, c1), believe(2, c2)}
+	if v := check.Check(history(false, s(5), both...), check.Options{}).Verdict; v != check.UNSAFE {
+		t.Errorf("no resource, mutex-belief violated: %s, want UNSAFE", v)
+	}
+	fenced := append(both, op(3, c2, "c2#1", "write", 2, true), op(4, c1, "c1#1", "write", 1, false))
+	if v := check.Check(history(true, s(5), fenced...), check.Options{}).Verdict; v != check.SAFE {
+		t.Errorf("resource safe, mutex-belief violated: %s, want SAFE", v)
+	}
+	lost := append(both, op(3, c1, "c1#1", "read", 0, true), op(3.5, c2, "c2#1", "write", 0, true), op(4, c1, "c1#1", "write", 0, true))
+	if v := check.Check(history(true, s(5), lost...), check.Options{}).Verdict; v != check.UNSAFE {
+		t.Errorf("lost update: %s, want UNSAFE", v)
+	}
+	stuck := history(false, s(100), grant(0, c1, 0), crash(1, c1))
+	if v := check.Check(stuck, check.Options{Bound: s(10)}).Verdict; v != check.STUCK {
+		t.Errorf("dead lock: %s, want STUCK", v)
+	}
+}
+
+func TestUnavailabilityMetric(t *testing.T) {
+	tr := history(false, s(20), attempt(0, c1), believe(1, c1), stopBelieving(5, c1), attempt(5, c2), believe(8, c2))
+	rep := check.Check(tr, check.Options{})
+	if v, _ := rep.Metric("unavailable_ms"); v != 4000 {
+		t.Errorf("unavailable_ms = %v, want 4000 (1 s before c1, 3 s before c2)", v)
+	}
+	if v, _ := rep.Metric("unavailable_max_ms"); v != 3000 {
+		t.Errorf("unavailable_max_ms = %v, want 3000", v)
+	}
+	if v, _ := rep.Metric("acquisitions"); v != 2 {
+		t.Errorf("acquisitions = %v, want 2", v)
+	}
+}
