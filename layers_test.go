@@ -21,13 +21,13 @@ const module = "github.com/locksim/locksim"
 // allowed says which module packages a package may import; a trailing "/" allows
 // every package below. Packages not listed may import nothing of the module.
 var allowed = map[string][]string{
-	"sim":          {},
-	"sim/check":    {"sim"},
-	"tui/layout":   {"sim", "sim/check"},
-	"protocols/":   {"sim"},
-	"scenarios":    {"sim", "sim/check", "tui/layout", "protocols/"},
-	"tui":          {"sim", "sim/check", "tui/layout", "scenarios"},
-	"cmd/locksim":  {"sim", "sim/check", "tui/layout", "scenarios", "tui", "protocols/"},
+	"sim":         {},
+	"sim/check":   {"sim"},
+	"tui/layout":  {"sim", "sim/check"},
+	"protocols/":  {"sim"},
+	"scenarios":   {"sim", "sim/check", "tui/layout", "protocols/"},
+	"tui":         {"sim", "sim/check", "tui/layout", "scenarios"},
+	"cmd/locksim": {"sim", "sim/check", "tui/layout", "scenarios", "tui", "protocols/"},
 }
 
 // crossProtocol lists the protocol packages built on another (architecture.md:
