@@ -1,7 +1,7 @@
 package sim
 
-// chunkBits sets the chunk size of the trace's tables (1024 entries).
-const chunkBits = 10
+// chunkBits sets the chunk size of the trace's tables (512 entries).
+const chunkBits = 9
 
 // chunked is an append-only table stored in fixed-size chunks: appending never
 // copies what is already there (a growing slice would, again and again), so
