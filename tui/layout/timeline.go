@@ -236,12 +236,15 @@ func (tl *Timeline) col(name string) int {
 	return -1
 }
 
-func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
-	set := func(p sim.ProcID, k CellKind, label string) {
-		if p >= 0 && int(p) < len(cells) {
-			cells[p].Kind, cells[p].Label = k, label
-		}
+// setCell marks process p's cell, if p is a column.
+func setCell(cells []Cell, p sim.ProcID, k CellKind, label string) {
+	if p >= 0 && int(p) < len(cells) {
+		cells[p].Kind, cells[p].Label = k, label
 	}
+}
+
+func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
+	set := func(p sim.ProcID, k CellKind, label string) { setCell(cells, p, k, label) }
 	msg := tl.t.Msg(e)
 	switch e.Kind {
 	case sim.EvSend:
@@ -297,11 +300,7 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 
 // obsCell marks the column an observation is about; lock facts win over the event.
 func obsCell(o *sim.Observation, cells []Cell) {
-	set := func(p sim.ProcID, k CellKind, label string) {
-		if p >= 0 && int(p) < len(cells) {
-			cells[p].Kind, cells[p].Label = k, label
-		}
-	}
+	set := func(p sim.ProcID, k CellKind, label string) { setCell(cells, p, k, label) }
 	switch o.Kind {
 	case sim.ObsBeliefStart:
 		set(o.Client, CellBeliefStart, "holds "+o.Lock)
