@@ -105,6 +105,20 @@ func (a *args) dur(key string, def time.Duration) time.Duration {
 	return d
 }
 
+// signedDur reads a duration that may be negative (a clock behind true time).
+func (a *args) signedDur(key string, def time.Duration) time.Duration {
+	t, ok := a.take(key)
+	if !ok {
+		return def
+	}
+	d, err := parseDuration(t.text)
+	if err != nil {
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration", key, t.text), "write a duration like 2s or -1.5s")
+		return def
+	}
+	return d
+}
+
 func (a *args) int(key string, def, lo, hi int64) int64 {
 	t, ok := a.take(key)
 	if !ok {

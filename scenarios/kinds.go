@@ -16,7 +16,7 @@ type kind struct {
 	name     string
 	role     string // shown in displays; "resource" makes the run protect a resource
 	protocol string
-	build    func(a *args, ref func(key string) sim.ProcID) func(sim.Env) sim.Process
+	build    func(a *args, ref func(key, kind string) sim.ProcID) func(sim.Env) sim.Process
 }
 
 var kinds = []kind{
@@ -55,14 +55,14 @@ func protocols() []string {
 	return ps
 }
 
-func buildRedisNode(a *args, _ func(string) sim.ProcID) func(sim.Env) sim.Process {
+func buildRedisNode(a *args, _ func(string, string) sim.ProcID) func(sim.Env) sim.Process {
 	p, _ := redis.ParsePersistence(a.oneOf("persistence", "none", redis.PersistenceNames()...))
 	return redis.NewNode(redis.NodeConfig{Persistence: p, Service: a.str("service", "")})
 }
 
-func buildRedisClient(a *args, ref func(string) sim.ProcID) func(sim.Env) sim.Process {
+func buildRedisClient(a *args, ref func(string, string) sim.ProcID) func(sim.Env) sim.Process {
 	cfg := redis.ClientConfig{
-		Server:        ref("server"),
+		Server:        ref("server", "redis"),
 		SetNXExpire:   a.oneOf("acquire", "set-nx-px", "set-nx-px", "setnx-expire") == "setnx-expire",
 		PlainDel:      a.oneOf("release", "compare-and-delete", "compare-and-delete", "del") == "del",
 		ValidityTimer: a.onOff("validity-timer", false),
@@ -75,6 +75,6 @@ func buildRedisClient(a *args, ref func(string) sim.ProcID) func(sim.Env) sim.Pr
 	return redis.NewClient(cfg)
 }
 
-func buildResource(a *args, _ func(string) sim.ProcID) func(sim.Env) sim.Process {
+func buildResource(a *args, _ func(string, string) sim.ProcID) func(sim.Env) sim.Process {
 	return resource.New(resource.Config{Fencing: a.onOff("fencing", false)})
 }

@@ -91,9 +91,24 @@ func Parse(file, src string) (*Scenario, error) {
 			return nil, p.err(ln.num, name.col, "process "+name.text+" is declared twice", "give each process its own name")
 		}
 		p.ids[name.text] = sim.ProcID(len(p.ids))
-		s.procs = append(s.procs, procDecl{name: name.text, kind: kind{decl: c}})
+		d := procDecl{name: name.text, kind: kind{decl: c, name: c}}
+		if c != "resource" && len(ln.toks) > 2 {
+			d.kind.name = ln.toks[2].text
+		}
+		s.procs = append(s.procs, d)
+	}
+	// The network defaults apply to every link, wherever the network line stands.
+	for _, ln := range lx.lines {
+		if ln.toks[0].text == "network" {
+			if err := p.line(ln); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, ln := range lx.lines {
+		if ln.toks[0].text == "network" {
+			continue
+		}
 		if err := p.line(ln); err != nil {
 			return nil, err
 		}
@@ -333,15 +348,19 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 	}
 	d := &p.s.procs[id]
 	d.kind = k
-	d.clock.Offset = a.dur("offset", 0)
+	d.clock.Offset = a.signedDur("offset", 0)
 	d.clock.DriftPPM = a.int("drift", 0, -sim.MaxDriftPPM, sim.MaxDriftPPM)
 	var refErr error
-	ref := func(key string) sim.ProcID {
-		t, ok := a.required(key, "a declared process")
+	ref := func(key, wantKind string) sim.ProcID {
+		t, ok := a.required(key, "a declared "+wantKind+" process")
 		if !ok {
 			return sim.NoProc
 		}
 		id, err := p.proc(ln.num, t)
+		if err == nil && p.s.procs[id].kind.name != wantKind {
+			err = p.err(ln.num, t.col, key+"="+t.text+" is not a "+wantKind+" process",
+				"declare one with: node NAME "+wantKind)
+		}
 		if err != nil && refErr == nil {
 			refErr = err
 		}
@@ -425,6 +444,13 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 				return err
 			}
 			continue
+		}
+		if k, _, ok := strings.Cut(t.text, "="); ok {
+			hint := "when takes after=DUR before then"
+			if s := closest(k, []string{"after"}); s != "" {
+				hint = "did you mean after=? " + hint
+			}
+			return p.err(ln.num, t.col, "unknown argument "+k+" for when", hint)
 		}
 		if m.Lock != "" {
 			return p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)

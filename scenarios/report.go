@@ -53,6 +53,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	p("\n")
 	for _, res := range r.Report.Results {
 		p("  %-18s %-9s %s\n", res.Name, res.Status(), res.Kind)
+		if res.Note != "" {
+			p("      %s\n", res.Note)
+		}
 		for _, v := range res.Violations {
 			p("      at %s [%s] %s\n", v.At, strings.Join(v.Procs, ","), v.Detail)
 		}
@@ -120,6 +123,7 @@ type JSONInvariant struct {
 	Name       string          `json:"name"`
 	Kind       string          `json:"kind"`
 	Holds      *bool           `json:"holds"`
+	Note       string          `json:"note,omitempty"`
 	Violations []JSONViolation `json:"violations"`
 }
 
@@ -146,7 +150,7 @@ func (r *Result) JSON() JSONResult {
 		ExpectedVerdict: s.ExpectedVerdict(), OK: r.OK(), Metrics: map[string]float64{},
 		Invariants: []JSONInvariant{}, Expectations: []JSONExpectation{}, Reproduce: r.ReproduceCommand()}
 	for _, res := range r.Report.Results {
-		ji := JSONInvariant{Name: res.Name, Kind: res.Kind.String(), Violations: []JSONViolation{}}
+		ji := JSONInvariant{Name: res.Name, Kind: res.Kind.String(), Note: res.Note, Violations: []JSONViolation{}}
 		if res.Applicable {
 			h := res.Holds()
 			ji.Holds = &h

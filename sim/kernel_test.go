@@ -252,3 +252,43 @@ func TestClockReadings(t *testing.T) {
 		t.Fatalf("after the drift change the clock must continue from %v at rate 1: %v", r.Mono, r3.Mono)
 	}
 }
+
+// Regression: a message to a process that is down is dropped, never stepped (it
+// used to reach a nil process); one sent while it was down does not reach the
+// next incarnation either.
+func TestMessagesToADownProcessAreDropped(t *testing.T) {
+	w, a, b := twoEchoes(Config{})
+	w.Schedule(0, Action{Kind: ActCrash, Proc: b})
+	w.Schedule(1, cmd(a, "ping", int64(b), 1))
+	w.Schedule(Time(500*time.Microsecond), Action{Kind: ActRestart, Proc: b})
+	tr := w.Run()
+	var notes []string
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Kind == EvDrop || e.Kind == EvDeliver {
+			notes = append(notes, e.Kind.String()+" "+tr.Note(e))
+		}
+	}
+	if !reflect.DeepEqual(notes, []string{"drop b is down"}) {
+		t.Fatalf("got %q, want the ping dropped", notes)
+	}
+}
+
+func TestRestartingARunningProcessCrashesItVisibly(t *testing.T) {
+	w, a, _ := twoEchoes(Config{})
+	w.Schedule(0, Action{Kind: ActRestart, Proc: a})
+	if got := kinds(w.Run()); !reflect.DeepEqual(got, []string{"crash", "restart", "end"}) {
+		t.Fatalf("events %v, want crash, restart, end", got)
+	}
+}
+
+func TestADriftChangeMovesPendingTimers(t *testing.T) {
+	w := NewWorld(Config{})
+	p := w.AddProcess("p", "test", Clock{}, newEcho)
+	w.Schedule(0, cmd(p, "timer", 1, int64(10*time.Second)))
+	w.Schedule(Time(5*time.Second), Action{Kind: ActDrift, Proc: p, PPM: 100_000})
+	tr := w.Run()
+	// 5 s at rate 1, then the remaining 5 s local at 1.1x: 5/1.1 = 4.545454546 s.
+	if ns := notes(tr); len(ns) != 1 || !strings.HasPrefix(ns[0], "timer 1 at mono 10.000s") || tr.End != Time(9545454546) {
+		t.Fatalf("timer %q at %s, want local 10 s at true 9.545454546s", ns, tr.End)
+	}
+}

@@ -30,6 +30,9 @@ type Env struct {
 	Name  string
 	Names []string   // every process's name, indexed by ProcID
 	Rand  *rand.Rand // this process's own stream; it survives restarts
+	// Incarnation counts restarts: 0 for the first run. A process that must make
+	// values unique across its own crashes (a lock's random value) uses it.
+	Incarnation int
 }
 
 // Lookup returns the ID of the process called name, or NoProc.

@@ -58,7 +58,7 @@ type activeTimer struct {
 	id       TimerID
 	seq      uint64
 	wall     bool
-	deadline time.Duration // wall deadline, for wall timers
+	deadline time.Duration // the local deadline: wall for wall timers, else monotonic
 }
 
 // NewWorld returns an empty world.
@@ -156,6 +156,11 @@ func (w *World) next() {
 		return
 	}
 	it := w.q.pop()
+	if it.kind == itTimer {
+		if s := &w.procs[it.proc]; it.gen != s.gen || !w.timerArmed(s, it) {
+			return // cancelled or re-armed: not an event, and no time passes for it
+		}
+	}
 	w.now = it.at
 	w.dispatch(it)
 }
@@ -178,9 +183,9 @@ func (w *World) dispatch(it item) {
 		return
 	}
 	s := &w.procs[it.proc]
-	if it.gen != s.gen {
+	if it.gen != s.gen || s.state == stDown {
 		w.release(it)
-		return // queued for an incarnation that has since crashed
+		return // the process is down, or the incarnation it was meant for crashed
 	}
 	if it.kind == itTimer && !w.timerArmed(s, it) {
 		return // cancelled or re-armed since it was queued
@@ -335,26 +340,35 @@ func (w *World) setTimer(p ProcID, t timerOp) {
 	if t.cancel {
 		return
 	}
-	d := t.after
-	if t.wall {
-		d = t.after - s.clock.Read(w.now).Wall
+	at := activeTimer{id: t.id, wall: t.wall, deadline: t.after}
+	if !t.wall {
+		at.deadline = s.clock.Read(w.now).Mono + t.after
 	}
-	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
-	s.timers = append(s.timers, activeTimer{id: t.id, seq: w.seq, wall: t.wall, deadline: t.after})
+	s.timers = append(s.timers, at)
+	w.armTimer(p, &s.timers[len(s.timers)-1])
 }
 
-// rearmWallTimers reschedules a process's wall timers after its clock jumped; the
-// items queued before the jump become stale.
-func (w *World) rearmWallTimers(p ProcID) {
+// armTimer queues the firing of an active timer at the true time its process's
+// clock reaches the deadline, as the clock runs now.
+func (w *World) armTimer(p ProcID, t *activeTimer) {
+	s := &w.procs[p]
+	now := s.clock.Read(w.now)
+	d := t.deadline - now.Mono
+	if t.wall {
+		d = t.deadline - now.Wall
+	}
+	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
+	t.seq = w.seq
+}
+
+// rearmTimers reschedules a process's timers after its clock changed (a jump moves
+// wall timers; a drift change moves all); the items queued before become stale.
+func (w *World) rearmTimers(p ProcID, wallOnly bool) {
 	s := &w.procs[p]
 	for i := range s.timers {
-		t := &s.timers[i]
-		if !t.wall {
-			continue
+		if s.timers[i].wall || !wallOnly {
+			w.armTimer(p, &s.timers[i])
 		}
-		d := t.deadline - s.clock.Read(w.now).Wall
-		w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
-		t.seq = w.seq
 	}
 }
 
@@ -417,19 +431,25 @@ func (w *World) act(i int) {
 		s.disk.syncAll()
 	case ActRestart:
 		if a.Dur > 0 {
-			w.push(item{at: w.now.Add(a.Dur), kind: itAction, proc: a.Proc,
-				slot: int32(w.addAction(Action{Kind: ActRestart, Proc: a.Proc, Label: a.Label}))})
+			later := *a
+			later.Dur = 0
+			w.push(item{at: w.now.Add(a.Dur), kind: itAction, proc: a.Proc, slot: int32(w.addAction(later))})
 			return
 		}
-		ev.Kind = EvRestart
-		note := ""
 		if s.state != stDown {
+			// Restarting a running process crashes it first, visibly: the checker
+			// must see the crash end its beliefs.
+			crash := ev
+			crash.Kind = EvCrash
+			w.record(w.noted(crash, "restarted while running"))
 			w.kill(a.Proc)
-			note = "was running: crashed first; "
 		}
 		recs := s.disk.Records()
-		ev = w.noted(ev, note+fmt.Sprintf("recovers %d records from disk", len(recs)))
+		ev.Kind = EvRestart
+		ev = w.noted(ev, fmt.Sprintf("recovers %d records from disk", len(recs)))
 		s.state = stUp
+		s.gen++ // messages sent to the process while it was down are not for this incarnation
+		s.env.Incarnation++
 		s.p = s.newP(s.env)
 		w.step(a.Proc, Input{Kind: InRestart, Disk: recs}, ev)
 	case ActPause:
@@ -450,11 +470,12 @@ func (w *World) act(i int) {
 		ev.Kind, ev.Dur = EvClockJump, a.Dur
 		ev.Local = s.clock.Read(w.now)
 		w.record(ev)
-		w.rearmWallTimers(a.Proc)
+		w.rearmTimers(a.Proc, true)
 	case ActDrift:
 		s.clock.SetDrift(w.now, a.PPM)
 		ev.Kind = EvClockDrift
 		w.record(w.noted(ev, fmt.Sprintf("drift now %+d ppm", a.PPM)))
+		w.rearmTimers(a.Proc, false)
 	case ActPartition:
 		for _, x := range a.A {
 			for _, y := range a.B {

@@ -35,9 +35,12 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 			Summary  string `json:"summary"`
 			Seed     uint64 `json:"seed"`
 		}
-		out := []entry{}
+		out := struct {
+			SchemaVersion int     `json:"schema_version"`
+			Scenarios     []entry `json:"scenarios"`
+		}{scenarios.SchemaVersion, []entry{}}
 		for _, s := range cat {
-			out = append(out, entry{s.ID, s.Protocol, s.ExpectedVerdict(), s.Summary, s.Seed})
+			out.Scenarios = append(out.Scenarios, entry{s.ID, s.Protocol, s.ExpectedVerdict(), s.Summary, s.Seed})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -82,8 +82,11 @@ func TestListShowsTheCatalogue(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	_, js, _ := locksim(t, "list", "--format", "json")
-	var entries []map[string]any
-	if err := json.Unmarshal([]byte(js), &entries); err != nil || len(entries) < 4 {
+	var list struct {
+		SchemaVersion int              `json:"schema_version"`
+		Scenarios     []map[string]any `json:"scenarios"`
+	}
+	if err := json.Unmarshal([]byte(js), &list); err != nil || len(list.Scenarios) < 4 || list.SchemaVersion != 1 {
 		t.Fatalf("list --format json: %v %s", err, js)
 	}
 }

@@ -85,7 +85,10 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerRetry:
 			c.try(now, out)
 		case timerValidity:
+			// The lock may be gone: the client stops believing and may acquire
+			// again; it keeps its value, so a later release still names it.
 			c.endBelief(sim.ReasonValidity, out)
+			c.state = stateIdle
 		case timerTimeout:
 			if c.state == stateAcquiring {
 				c.pending = ""
@@ -112,12 +115,16 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.acquired++
 		c.attempts = 0
-		c.value = fmt.Sprintf("%s#%d", c.env.Name, c.acquired)
+		c.value = lockValue(c.env, c.acquired)
 		c.state = stateAcquiring
 		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
 		c.try(now, out)
 	case CmdRelease:
-		if c.value == "" || (m.Key != "" && m.Key != c.lock) {
+		switch {
+		case c.value == "":
+			out.Observe(c.note("%s has acquired nothing; release ignored", c.env.Name))
+			return
+		case m.Key != "" && m.Key != c.lock:
 			out.Observe(c.note("%s holds nothing called %s; release ignored", c.env.Name, m.Key))
 			return
 		}
@@ -136,6 +143,16 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		out.Send(target, op)
 	}
+}
+
+// lockValue is the unique value of one acquisition, as the Redis docs require:
+// "c1#2" is c1's second; after c1's first restart its values read "c1@2#1", so they
+// never repeat across its own crashes (a counter alone would start again at 1).
+func lockValue(env sim.Env, n int) string {
+	if env.Incarnation == 0 {
+		return fmt.Sprintf("%s#%d", env.Name, n)
+	}
+	return fmt.Sprintf("%s@%d#%d", env.Name, env.Incarnation+1, n)
 }
 
 // try sends one acquisition attempt.

@@ -56,6 +56,9 @@ type Result struct {
 	Kind       Kind
 	Applicable bool
 	Violations []Violation
+	// Note says why an invariant is not applicable when the reason is worth
+	// telling (a run that ended before the liveness bound could be judged).
+	Note string
 }
 
 // Holds reports whether the invariant applied and was never violated.
@@ -188,7 +191,21 @@ func verdict(rs []Result, resource bool) Verdict {
 }
 
 func violation(at sim.Time, detail string, procs ...string) Violation {
+	if procs == nil {
+		procs = []string{}
+	}
 	return Violation{At: at, Procs: procs, Detail: detail}
+}
+
+// undecided marks a liveness result the run was too short to judge: it is not
+// applicable, never "holds".
+func undecided(r *Result, since sim.Time, f *facts) {
+	if len(r.Violations) > 0 {
+		return
+	}
+	r.Applicable = false
+	r.Note = sprintf("not judged: the run ended at %s, before the %s bound from %s ran out", f.end(),
+		sim.FormatDuration(f.bound()), since)
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -180,9 +180,13 @@ func TestDeadlockFree(t *testing.T) {
 		tr := history(false, s(100), grant(0, c1, 10), crash(1, c1), withdraw(10, c1, svc, sim.ReasonExpired))
 		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "holds")
 	})
-	t.Run("a run shorter than the bound cannot violate it", func(t *testing.T) {
+	t.Run("a run shorter than the bound is not judged, never holds", func(t *testing.T) {
 		tr := history(false, s(20), grant(0, c1, 0), crash(1, c1))
-		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "holds")
+		r := judge(t, tr, s(30), "deadlock-free")
+		wantStatus(t, r, "n/a")
+		if !strings.Contains(r.Note, "before the 30.000s bound") {
+			t.Errorf("note %q should say why", r.Note)
+		}
 	})
 	t.Run("nobody crashed holding: not applicable", func(t *testing.T) {
 		tr := history(false, s(20), grant(0, c1, 0), crash(1, c2))
@@ -198,6 +202,10 @@ func TestProgress(t *testing.T) {
 	t.Run("an acquisition within the bound holds", func(t *testing.T) {
 		tr := history(false, s(100), attempt(0, c1), believe(9, c1))
 		wantStatus(t, judge(t, tr, s(10), "progress"), "holds")
+	})
+	t.Run("a run shorter than the bound is not judged", func(t *testing.T) {
+		tr := history(false, s(12), attempt(0, c1), crash(5, c3))
+		wantStatus(t, judge(t, tr, s(10), "progress"), "n/a")
 	})
 	t.Run("a lock held when faults stop is progress", func(t *testing.T) {
 		tr := history(false, s(100), attempt(0, c1), believe(1, c1), attempt(2, c2), crash(3, c3))

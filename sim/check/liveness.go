@@ -31,6 +31,7 @@ func deadlockFree(f *facts) Result {
 		freed  bool
 	}
 	var orphans []*orphan
+	var short []sim.Time // holders' crashes the run ended too soon after to judge
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
 		case sim.ObsGrant:
@@ -72,13 +73,20 @@ func deadlockFree(f *facts) Result {
 	})
 	for _, or := range orphans {
 		deadline := or.at.Add(f.bound())
-		if or.freed || deadline > f.end() {
+		if or.freed {
+			continue
+		}
+		if deadline > f.end() {
+			short = append(short, or.at)
 			continue
 		}
 		r.Violations = append(r.Violations, violation(deadline,
 			sprintf("%s went down (%s) at %s holding %s, and %s was still not acquirable %s later",
 				f.name(or.client), or.kind, or.at, or.lock, or.lock, sim.FormatDuration(f.bound())),
 			f.name(or.client)))
+	}
+	if len(short) > 0 {
+		undecided(&r, short[0], f)
 	}
 	return r
 }
@@ -139,7 +147,9 @@ func progress(f *facts) Result {
 	if !r.Applicable || done || start == sim.Never {
 		return r
 	}
-	if deadline := start.Add(f.bound()); deadline <= f.end() {
+	if deadline := start.Add(f.bound()); deadline > f.end() {
+		undecided(&r, start, f)
+	} else {
 		r.Violations = append(r.Violations, violation(deadline,
 			sprintf("a client was trying to acquire the lock from %s on, with no fault after %s, and nobody acquired it within %s",
 				start, lastFaultText(f.lastFault), sim.FormatDuration(f.bound()))))
