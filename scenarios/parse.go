@@ -438,14 +438,22 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 		return p.err(ln.num, ev.col, "unknown event "+strconv.Quote(ev.text), "events are: "+strings.Join(words, ", "))
 	}
 	var after time.Duration
+	afterSeen := false
 	for _, t := range ln.toks[3:then] {
 		if v, ok := strings.CutPrefix(t.text, "after="); ok {
+			if afterSeen {
+				return p.err(ln.num, t.col, "argument after given twice", "keep one after=...")
+			}
+			afterSeen = true
 			if after, err = p.duration(ln.num, token{v, t.col}, "a duration"); err != nil {
 				return err
 			}
 			continue
 		}
 		if k, _, ok := strings.Cut(t.text, "="); ok {
+			if k == "" {
+				return p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
+			}
 			hint := "when takes after=DUR before then"
 			if s := closest(k, []string{"after"}); s != "" {
 				hint = "did you mean after=? " + hint

@@ -259,8 +259,10 @@ func TestClockReadings(t *testing.T) {
 func TestMessagesToADownProcessAreDropped(t *testing.T) {
 	w, a, b := twoEchoes(Config{})
 	w.Schedule(0, Action{Kind: ActCrash, Proc: b})
-	w.Schedule(1, cmd(a, "ping", int64(b), 1))
+	w.Schedule(1, cmd(a, "ping", int64(b), 1)) // arrives at 1 ms, after the restart
 	w.Schedule(Time(500*time.Microsecond), Action{Kind: ActRestart, Proc: b})
+	w.Schedule(Time(time.Second), Action{Kind: ActCrash, Proc: b})
+	w.Schedule(Time(time.Second), cmd(a, "ping", int64(b), 1)) // arrives while b is down
 	tr := w.Run()
 	var notes []string
 	for i := range tr.Len() {
@@ -268,7 +270,7 @@ func TestMessagesToADownProcessAreDropped(t *testing.T) {
 			notes = append(notes, e.Kind.String()+" "+tr.Note(e))
 		}
 	}
-	if !reflect.DeepEqual(notes, []string{"drop b is down"}) {
+	if !reflect.DeepEqual(notes, []string{"drop meant for an earlier incarnation of b", "drop b is down"}) {
 		t.Fatalf("got %q, want the ping dropped", notes)
 	}
 }
@@ -290,5 +292,19 @@ func TestADriftChangeMovesPendingTimers(t *testing.T) {
 	// 5 s at rate 1, then the remaining 5 s local at 1.1x: 5/1.1 = 4.545454546 s.
 	if ns := notes(tr); len(ns) != 1 || !strings.HasPrefix(ns[0], "timer 1 at mono 10.000s") || tr.End != Time(9545454546) {
 		t.Fatalf("timer %q at %s, want local 10 s at true 9.545454546s", ns, tr.End)
+	}
+}
+
+// Stale queue entries (a cancelled timer, the automatic resume of a pause that a
+// crash ended) are not events: they neither end the run late nor trip a limit.
+func TestStaleEntriesDoNotMoveTime(t *testing.T) {
+	w, a, _ := twoEchoes(Config{Limits: Limits{MaxEvents: 100, MaxTime: 1500 * time.Millisecond, MaxQueue: 10}})
+	w.Schedule(0, cmd(a, "timer", 1, int64(2*time.Second)))
+	w.Schedule(Time(100*time.Millisecond), cmd(a, "cancel", 1, 0))
+	w.Schedule(Time(200*time.Millisecond), Action{Kind: ActPause, Proc: a, Dur: 10 * time.Second})
+	w.Schedule(Time(300*time.Millisecond), Action{Kind: ActCrash, Proc: a})
+	tr := w.Run()
+	if tr.EndReason != EndQuiescent || tr.End != Time(300*time.Millisecond) {
+		t.Fatalf("ended by %s at %s, want quiescent at 0.300s", tr.EndReason, tr.End)
 	}
 }

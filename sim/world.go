@@ -137,8 +137,26 @@ func (w *World) start() {
 	}
 }
 
+// stale reports a queued item that no longer stands for anything: a cancelled or
+// re-armed timer, or the automatic resume of a pause that a crash ended. Stale items
+// are discarded without an event, and no time passes for them.
+func (w *World) stale(it *item) bool {
+	switch it.kind {
+	case itTimer:
+		s := &w.procs[it.proc]
+		return it.gen != s.gen || !w.timerArmed(s, *it)
+	case itResume:
+		s := &w.procs[it.proc]
+		return it.gen != s.gen || s.state != stPaused
+	}
+	return false
+}
+
 // next handles one queued item, or ends the run.
 func (w *World) next() {
+	for w.q.len() > 0 && w.stale(w.q.peek()) {
+		w.q.pop()
+	}
 	lim := w.cfg.Limits
 	switch {
 	case w.q.len() == 0:
@@ -156,11 +174,6 @@ func (w *World) next() {
 		return
 	}
 	it := w.q.pop()
-	if it.kind == itTimer {
-		if s := &w.procs[it.proc]; it.gen != s.gen || !w.timerArmed(s, it) {
-			return // cancelled or re-armed: not an event, and no time passes for it
-		}
-	}
 	w.now = it.at
 	w.dispatch(it)
 }
@@ -222,7 +235,11 @@ func (w *World) release(it item) {
 	if it.kind == itDeliver {
 		ev := w.ev(EvDrop, it.proc, it.from)
 		ev.msg, ev.MsgID = it.slot, it.msgID
-		w.record(w.noted(ev, w.procs[it.proc].name+" is down"))
+		why := w.procs[it.proc].name + " is down"
+		if w.procs[it.proc].state != stDown {
+			why = "meant for an earlier incarnation of " + w.procs[it.proc].name
+		}
+		w.record(w.noted(ev, why))
 	}
 }
 
@@ -441,7 +458,11 @@ func (w *World) act(i int) {
 			// must see the crash end its beliefs.
 			crash := ev
 			crash.Kind = EvCrash
-			w.record(w.noted(crash, "restarted while running"))
+			how := "running"
+			if s.state == stPaused {
+				how = "paused"
+			}
+			w.record(w.noted(crash, "restarted while "+how))
 			w.kill(a.Proc)
 		}
 		recs := s.disk.Records()
