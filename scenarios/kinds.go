@@ -72,6 +72,9 @@ func buildRedisClient(a *args, ref func(string, string) sim.ProcID) func(sim.Env
 		MaxAttempts:   int(a.int("attempts", 0, 0, 1_000_000)),
 		Timeout:       a.dur("timeout", time.Second),
 	}
+	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
+		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
+	}
 	return redis.NewClient(cfg)
 }
 

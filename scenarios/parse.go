@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,8 +93,13 @@ func Parse(file, src string) (*Scenario, error) {
 		}
 		p.ids[name.text] = sim.ProcID(len(p.ids))
 		d := procDecl{name: name.text, kind: kind{decl: c, name: c}}
-		if c != "resource" && len(ln.toks) > 2 {
-			d.kind.name = ln.toks[2].text
+		if c != "resource" {
+			for _, t := range ln.toks[2:] { // the kind is the first word that is not key=value
+				if !strings.Contains(t.text, "=") {
+					d.kind.name = t.text
+					break
+				}
+			}
 		}
 		s.procs = append(s.procs, d)
 	}
@@ -398,12 +404,13 @@ func (p *parser) cmdAt(ln line, _ *args, _ []token) error {
 var triggerEvents = []struct {
 	word string
 	kind sim.ObsKind
+	decl string // who can report it
 	doc  string
 }{
-	{"acquired", sim.ObsBeliefStart, "PROC comes to believe it holds the lock"},
-	{"released", sim.ObsBeliefEnd, "PROC stops believing it holds the lock"},
-	{"tries", sim.ObsAttempt, "PROC starts trying to acquire the lock"},
-	{"granted", sim.ObsGrant, "the service PROC grants the lock"},
+	{"acquired", sim.ObsBeliefStart, "client", "PROC comes to believe it holds the lock"},
+	{"released", sim.ObsBeliefEnd, "client", "PROC stops believing it holds the lock"},
+	{"tries", sim.ObsAttempt, "client", "PROC starts trying to acquire the lock"},
+	{"granted", sim.ObsGrant, "node", "the service PROC grants the lock"},
 }
 
 func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
@@ -430,8 +437,13 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 	var words []string
 	for _, te := range triggerEvents {
 		words = append(words, te.word)
-		if te.word == ev.text {
-			m.Kind = te.kind
+		if te.word != ev.text {
+			continue
+		}
+		m.Kind = te.kind
+		if d := p.s.procs[who].kind.decl; d != te.decl {
+			return p.err(ln.num, ev.col, ln.toks[1].text+" is a "+d+": it is never "+te.word,
+				"only a "+te.decl+" is "+te.word+" ("+te.doc+")")
 		}
 	}
 	if m.Kind == 0 {
@@ -484,6 +496,9 @@ func (p *parser) cmdRun(ln line, a *args, pos []token) error {
 		return err
 	}
 	p.s.Until = a.dur("until", 0)
+	if t, ok := a.kv["until"]; ok && p.s.Until == 0 && a.first == nil {
+		a.fail(t.col, "until=0 ends the run before it starts", "write a time after 0, or run alone to run until nothing is left to happen")
+	}
 	return nil
 }
 
@@ -632,8 +647,15 @@ func (p *parser) partition(ln line, pos []token, act *sim.Action) error {
 	if act.A, err = side(pos[0]); err != nil {
 		return err
 	}
-	act.B, err = side(pos[2])
-	return err
+	if act.B, err = side(pos[2]); err != nil {
+		return err
+	}
+	for _, x := range act.A {
+		if slices.Contains(act.B, x) {
+			return p.err(ln.num, pos[2].col, p.s.procs[x].name+" is on both sides", "a process cannot be cut off from itself")
+		}
+	}
+	return nil
 }
 
 // clientAction parses PROC VERB ...: a command to a client.
@@ -656,6 +678,9 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 	case "acquire":
 		if err := p.positional(ln, pos, 1, who.text+" acquire LOCK [ttl=DUR]"); err != nil {
 			return err
+		}
+		if pos[0].text == "" {
+			return p.err(ln.num, pos[0].col, "the lock has no name", "write "+who.text+" acquire L")
 		}
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 		if t, ok := a.kv["ttl"]; ok {

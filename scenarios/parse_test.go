@@ -48,8 +48,19 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{"# nothing\nseed 1\n", "t.scn:1:1: the scenario declares no processes", ""},
 		{base + "limit time=48h\n", "t.scn:5:7: time=48h is out of range", ""},
 		{base + "protocol paxos\n", "t.scn:5:1: protocol is given twice", ""},
+		{base + "when c1 granted L then crash r1\n", "t.scn:5:9: c1 is a client: it is never granted", "only a node"},
+		{base + "run until=0\n", "t.scn:5:5: until=0 ends the run before it starts", ""},
+		{base + "at 1s partition c1 | r1,c1\n", "t.scn:5:22: c1 is on both sides", ""},
+		{base + "at 1s c1 acquire \"\"\n", "t.scn:5:18: the lock has no name", ""},
+		{"# k\nclient c1 redis-lock server=r1\nnode r1 persistence=always redis\nat 0 c1 acquire L\n", "", ""},
 	} {
 		_, err := Parse("t.scn", tc.src)
+		if tc.want == "" { // a valid script that an earlier parser rejected
+			if err != nil {
+				t.Errorf("%q: %v", tc.src, err)
+			}
+			continue
+		}
 		var pe *Error
 		if !errors.As(err, &pe) {
 			t.Errorf("%q: got %v, want a positioned error", lastLine(tc.src), err)

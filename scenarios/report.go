@@ -47,6 +47,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		return err
 	}
 	p("\nVerdict: %s", r.Report.Verdict)
+	if er := r.Trace.EndReason; er.AtLimit() {
+		p("  (the run stopped at its %s at %s)", er, r.Trace.End)
+	}
 	if r.Report.Resource {
 		p("  (a resource is protected: only resource-safe and fencing-monotonic decide UNSAFE)")
 	}
@@ -66,7 +69,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			p("  %-22s %s\n", m.Name, strconv.FormatFloat(m.Value, 'f', -1, 64))
 		}
 		if v, ok := r.Report.Metric("unavailable_max_ms"); ok && v > 0 && r.Report.Verdict != "UNSAFE" {
-			p("  (the lock was wanted but unavailable for up to %s at a stretch)\n", msToDuration(v))
+			p("  (a client waited up to %s at a stretch for a lock that nobody was using but the service still held)\n", msToDuration(v))
 		}
 	}
 	if len(r.Expectations) > 0 {
@@ -108,6 +111,7 @@ type JSONResult struct {
 	Events          int                `json:"events"`
 	EndMs           float64            `json:"end_ms"`
 	EndReason       string             `json:"end_reason"`
+	LimitReached    bool               `json:"limit_reached"`
 	TraceSHA256     string             `json:"trace_sha256"`
 	Verdict         string             `json:"verdict"`
 	ExpectedVerdict string             `json:"expected_verdict"`
@@ -146,7 +150,7 @@ func (r *Result) JSON() JSONResult {
 	s := r.Scenario
 	out := JSONResult{SchemaVersion: SchemaVersion, Scenario: s.ID, File: s.File, Protocol: s.Protocol,
 		Summary: s.Summary, Seed: r.Seed, Events: r.Trace.Len(), EndMs: r.Trace.End.Ms(),
-		EndReason: r.Trace.EndReason.String(), TraceSHA256: r.Trace.Hash(), Verdict: string(r.Report.Verdict),
+		EndReason: r.Trace.EndReason.String(), LimitReached: r.Trace.EndReason.AtLimit(), TraceSHA256: r.Trace.Hash(), Verdict: string(r.Report.Verdict),
 		ExpectedVerdict: s.ExpectedVerdict(), OK: r.OK(), Metrics: map[string]float64{},
 		Invariants: []JSONInvariant{}, Expectations: []JSONExpectation{}, Reproduce: r.ReproduceCommand()}
 	for _, res := range r.Report.Results {

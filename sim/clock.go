@@ -1,6 +1,9 @@
 package sim
 
-import "time"
+import (
+	"math/bits"
+	"time"
+)
 
 // MaxDriftPPM bounds clock drift (10%) so that readings never overflow within
 // MaxRunTime.
@@ -42,10 +45,33 @@ func (c *Clock) TrueDuration(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0
 	}
-	// d*1e6/(1e6+ppm) written as d - d*ppm/(1e6+ppm), so it cannot overflow.
-	td := int64(d) - int64(d)*c.DriftPPM/(1_000_000+c.DriftPPM)
-	for td+td*c.DriftPPM/1_000_000 < int64(d) {
+	if d > 2*MaxRunTime {
+		return d // past any run's end at any allowed drift
+	}
+	// d*1e6/(1e6+ppm) in 128 bits: d*1e6 overflows 64 bits past about 2.5 hours.
+	hi, lo := bits.Mul64(uint64(d), 1_000_000)
+	q, _ := bits.Div64(hi, lo, uint64(1_000_000+c.DriftPPM))
+	td := int64(q)
+	for c.advance(td) < int64(d) {
 		td++
 	}
 	return time.Duration(td)
+}
+
+// advance is how far the monotonic reading moves in td of true time (as Read
+// computes it, without overflow for any td up to 2*MaxRunTime).
+func (c *Clock) advance(td int64) int64 {
+	hi, lo := bits.Mul64(uint64(td), uint64(absInt(c.DriftPPM)))
+	q, _ := bits.Div64(hi, lo, 1_000_000)
+	if c.DriftPPM < 0 {
+		return td - int64(q)
+	}
+	return td + int64(q)
+}
+
+func absInt(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

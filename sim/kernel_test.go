@@ -308,3 +308,49 @@ func TestStaleEntriesDoNotMoveTime(t *testing.T) {
 		t.Fatalf("ended by %s at %s, want quiescent at 0.300s", tr.EndReason, tr.End)
 	}
 }
+
+// Regression: the automatic resume of an earlier pause must not end a later one.
+func TestAStaleResumeDoesNotEndALaterPause(t *testing.T) {
+	w, a, _ := twoEchoes(Config{})
+	w.Schedule(0, Action{Kind: ActPause, Proc: a, Dur: 10 * time.Second})
+	w.Schedule(Time(time.Second), Action{Kind: ActResume, Proc: a})
+	w.Schedule(Time(2*time.Second), Action{Kind: ActPause, Proc: a, Dur: 10 * time.Second})
+	tr := w.Run()
+	var resumes []string
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Kind == EvResume {
+			resumes = append(resumes, e.At.String())
+		}
+	}
+	if !reflect.DeepEqual(resumes, []string{"1.000s", "12.000s"}) {
+		t.Fatalf("resumes at %v, want 1 s and 12 s", resumes)
+	}
+}
+
+// Regression: a message that reached a paused process before a partition is
+// handled at resume, not dropped.
+func TestAMessageThatArrivedDuringAPauseSurvivesALaterPartition(t *testing.T) {
+	w, a, b := twoEchoes(Config{})
+	w.Schedule(0, Action{Kind: ActPause, Proc: b, Dur: 3 * time.Second})
+	w.Schedule(Time(time.Second), cmd(a, "ping", int64(b), 1))
+	w.Schedule(Time(2*time.Second), Action{Kind: ActPartition, A: []ProcID{a}, B: []ProcID{b}})
+	tr := w.Run()
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Proc == b && e.Kind == EvDeliver && e.At == Time(3*time.Second) {
+			return
+		}
+	}
+	t.Fatal("the ping that reached b at 1.001 s was not handled at its resume")
+}
+
+func TestTrueDurationDoesNotOverflow(t *testing.T) {
+	for _, ppm := range []int64{-MaxDriftPPM, 0, MaxDriftPPM} {
+		c := Clock{DriftPPM: ppm}
+		for _, d := range []time.Duration{time.Nanosecond, time.Hour, 48 * time.Hour, 1 << 62} {
+			td := c.TrueDuration(d)
+			if td <= 0 || (d <= 2*MaxRunTime && c.advance(int64(td)) < int64(d)) {
+				t.Errorf("drift %d: TrueDuration(%v) = %v", ppm, d, td)
+			}
+		}
+	}
+}

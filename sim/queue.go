@@ -13,15 +13,16 @@ const (
 // item is one pending event. It is small and pointer-free so that the heap moves
 // little memory; a message in flight lives in the world's slab, named by slot.
 type item struct {
-	at    Time
-	seq   uint64
-	kind  itemKind
-	proc  ProcID
-	from  ProcID
-	gen   uint32 // the target's incarnation when queued (stale after a crash)
-	slot  int32  // message slab slot or action index
-	timer TimerID
-	msgID uint64
+	at      Time
+	seq     uint64
+	kind    itemKind
+	arrived bool // a delivery that reached a paused process: the network is behind it
+	proc    ProcID
+	from    ProcID
+	gen     uint32 // the target's incarnation when queued (stale after a crash)
+	slot    int32  // message slab slot or action index
+	timer   TimerID
+	msgID   uint64
 }
 
 func (a *item) before(b *item) bool {

@@ -172,7 +172,7 @@ func (t *Trace) ObsText(o *Observation) string {
 		return s + " with no expiry"
 	case ObsGrantEnd:
 		s := o.Service + " withdraws " + who + "'s grant of " + o.Lock + " (" + o.Reason
-		if o.By != NoProc && o.By != o.Client {
+		if o.By != NoProc && o.By != o.Client && o.By != o.Proc {
 			s += " by " + t.Name(o.By)
 		}
 		return s + ")"

@@ -51,6 +51,7 @@ type procSlot struct {
 	gen    uint32
 	timers []activeTimer
 	held   []item // inputs queued while paused
+	pauses int32  // counts pauses, so a pause's automatic resume cannot end a later one
 	disk   Disk
 }
 
@@ -147,7 +148,7 @@ func (w *World) stale(it *item) bool {
 		return it.gen != s.gen || !w.timerArmed(s, *it)
 	case itResume:
 		s := &w.procs[it.proc]
-		return it.gen != s.gen || s.state != stPaused
+		return it.gen != s.gen || s.state != stPaused || it.slot != s.pauses
 	}
 	return false
 }
@@ -195,6 +196,12 @@ func (w *World) dispatch(it item) {
 		w.resume(it.proc, it.gen)
 		return
 	}
+	if it.kind == itDeliver && !it.arrived && w.net.isCut(it.from, it.proc) {
+		ev := w.ev(EvDrop, it.proc, it.from)
+		ev.msg, ev.MsgID = it.slot, it.msgID
+		w.record(w.noted(ev, "partition"))
+		return
+	}
 	s := &w.procs[it.proc]
 	if it.gen != s.gen || s.state == stDown {
 		w.release(it)
@@ -204,6 +211,7 @@ func (w *World) dispatch(it item) {
 		return // cancelled or re-armed since it was queued
 	}
 	if s.state == stPaused {
+		it.arrived = true // it crossed the network; the pause only delays handling it
 		s.held = append(s.held, it)
 		return
 	}
@@ -211,11 +219,6 @@ func (w *World) dispatch(it item) {
 	case itDeliver:
 		ev := w.ev(EvDeliver, it.proc, it.from)
 		ev.msg, ev.MsgID = it.slot, it.msgID
-		if w.net.isCut(it.from, it.proc) {
-			ev.Kind = EvDrop
-			w.record(w.noted(ev, "partition"))
-			return
-		}
 		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: *w.trace.msgs.at(int(it.slot))}, ev)
 	case itTimer:
 		w.disarm(s, it.timer)
@@ -480,9 +483,10 @@ func (w *World) act(i int) {
 			return
 		}
 		s.state = stPaused
+		s.pauses++
 		w.record(ev)
 		if a.Dur > 0 {
-			w.push(item{at: w.now.Add(a.Dur), kind: itResume, proc: a.Proc, gen: s.gen})
+			w.push(item{at: w.now.Add(a.Dur), kind: itResume, proc: a.Proc, gen: s.gen, slot: s.pauses})
 		}
 	case ActResume:
 		w.resume(a.Proc, s.gen)

@@ -239,6 +239,12 @@ func (c *Client) failAttempt(why string, out *sim.Outputs) {
 }
 
 func (c *Client) release(out *sim.Outputs) {
+	if c.state == stateAcquiring {
+		// Told to release while still trying: it stops trying, visibly.
+		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		out.CancelTimer(timerTimeout)
+		c.pending = ""
+	}
 	c.endBelief(sim.ReasonReleased, out)
 	c.state = stateIdle
 	out.CancelTimer(timerRetry)

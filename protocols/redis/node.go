@@ -2,6 +2,7 @@ package redis
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,18 +54,20 @@ const (
 
 type entry struct {
 	value    string
-	expireAt time.Duration // on the node's wall clock; 0 = no expiry
+	expires  bool          // the key has a TTL
+	expireAt time.Duration // on the node's wall clock (which may read negative)
 	owner    sim.ProcID    // who set it (bookkeeping for observations)
 	lock     bool          // set with NX: a lock grant
 }
 
 // Node is one Redis server.
 type Node struct {
-	env        sim.Env
-	cfg        NodeConfig
-	keys       map[string]entry
-	expiryAt   time.Duration // the armed expiry timer's wall deadline (0: none)
-	fsyncArmed bool
+	env         sim.Env
+	cfg         NodeConfig
+	keys        map[string]entry
+	expiryArmed bool
+	expiryAt    time.Duration // the armed expiry timer's wall deadline
+	fsyncArmed  bool
 }
 
 // NewNode returns a constructor for a node with cfg, for sim.World.AddProcess.
@@ -83,16 +86,16 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InRestart:
 		n.recover(now, in.Disk, out)
 	case sim.InShutdown:
-		// SHUTDOWN saves the dataset before exiting, so keys survive a clean stop
-		// and their absolute expiry keeps counting while the node is down.
-		for _, k := range n.sortedKeys() {
-			out.Write(n.record(k, n.keys[k]))
+		// SHUTDOWN flushes the AOF, so with persistence on every key survives a
+		// clean stop, and its absolute expiry keeps counting while the node is
+		// down. With persistence off there is nothing to save.
+		if n.cfg.Persistence != PersistNone {
+			out.Fsync()
 		}
-		out.Fsync()
 	case sim.InTimer:
 		switch in.Timer {
 		case timerExpire:
-			n.expiryAt = 0
+			n.expiryArmed = false
 			for _, k := range n.sortedKeys() {
 				n.expireIfDue(now, k, out)
 			}
@@ -120,6 +123,9 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 		}
 		var ttl time.Duration
 		if hasOpt(m.Opts, "PX") {
+			if m.N <= 0 {
+				return sim.Message{Op: ReplyErr, Value: "invalid expire time in 'set' command"}
+			}
 			ttl = time.Duration(m.N) * time.Millisecond
 		}
 		n.store(now, from, k, m.Value, ttl, nx, out)
@@ -138,10 +144,15 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 		if m.Op == OpPExpire {
 			unit = time.Millisecond
 		}
+		if m.N <= 0 {
+			// A TTL that is not positive deletes the key at once.
+			n.remove(n.env.ID, k, e, sim.ReasonExpired, out)
+			return intReply(1)
+		}
 		n.setExpiry(now, k, e, time.Duration(m.N)*unit, out)
 		return intReply(1)
 	case OpCAX:
-		if !exists || e.value != m.Value {
+		if !exists || e.value != m.Value || m.N <= 0 {
 			return intReply(0)
 		}
 		n.setExpiry(now, k, e, time.Duration(m.N)*time.Millisecond, out)
@@ -155,13 +166,13 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 		if !exists {
 			return intReply(0)
 		}
-		n.remove(from, k, e, out)
+		n.remove(from, k, e, ownerReason(from, e), out)
 		return intReply(1)
 	case OpCAD:
 		if !exists || e.value != m.Value {
 			return intReply(0)
 		}
-		n.remove(from, k, e, out)
+		n.remove(from, k, e, ownerReason(from, e), out)
 		return intReply(1)
 	case OpIncr:
 		v := int64(0)
@@ -183,7 +194,7 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 func (n *Node) store(now sim.LocalTime, from sim.ProcID, k, v string, ttl time.Duration, lock bool, out *sim.Outputs) {
 	e := entry{value: v, owner: from, lock: lock}
 	if ttl > 0 {
-		e.expireAt = now.Wall + ttl
+		e.expires, e.expireAt = true, addSat(now.Wall, ttl)
 	}
 	n.keys[k] = e
 	out.Observe(sim.Observation{Kind: sim.ObsStored, Client: from, By: sim.NoProc, Lock: k, Grant: v})
@@ -196,7 +207,7 @@ func (n *Node) store(now sim.LocalTime, from sim.ProcID, k, v string, ttl time.D
 }
 
 func (n *Node) setExpiry(now sim.LocalTime, k string, e entry, ttl time.Duration, out *sim.Outputs) {
-	e.expireAt = now.Wall + ttl
+	e.expires, e.expireAt = true, addSat(now.Wall, ttl)
 	n.keys[k] = e
 	if e.lock {
 		// The promise changes: the lock now ends ttl from here.
@@ -207,11 +218,15 @@ func (n *Node) setExpiry(now sim.LocalTime, k string, e entry, ttl time.Duration
 	n.armExpiry(out)
 }
 
-func (n *Node) remove(by sim.ProcID, k string, e entry, out *sim.Outputs) {
-	reason := sim.ReasonDeleted
+func ownerReason(by sim.ProcID, e entry) string {
 	if by == e.owner {
-		reason = sim.ReasonReleased
+		return sim.ReasonReleased
 	}
+	return sim.ReasonDeleted
+}
+
+// remove deletes a key on a command and logs the deletion.
+func (n *Node) remove(by sim.ProcID, k string, e entry, reason string, out *sim.Outputs) {
 	n.drop(k, e, by, reason, out)
 	if n.cfg.Persistence != PersistNone {
 		out.Write(sim.Message{Op: recDel, Key: k})
@@ -230,7 +245,7 @@ func (n *Node) drop(k string, e entry, by sim.ProcID, reason string, out *sim.Ou
 }
 
 func (n *Node) expireIfDue(now sim.LocalTime, k string, out *sim.Outputs) {
-	if e, ok := n.keys[k]; ok && e.expireAt != 0 && now.Wall >= e.expireAt {
+	if e, ok := n.keys[k]; ok && e.expires && now.Wall >= e.expireAt {
 		n.drop(k, e, n.env.ID, sim.ReasonExpired, out)
 	}
 }
@@ -241,16 +256,17 @@ func (n *Node) expireIfDue(now sim.LocalTime, k string, out *sim.Outputs) {
 // instant, which keeps the log readable and changes no verdict.
 func (n *Node) armExpiry(out *sim.Outputs) {
 	var first time.Duration
+	any := false
 	for _, e := range n.keys {
-		if e.expireAt != 0 && (first == 0 || e.expireAt < first) {
-			first = e.expireAt
+		if e.expires && (!any || e.expireAt < first) {
+			first, any = e.expireAt, true
 		}
 	}
-	if first == n.expiryAt {
+	if any == n.expiryArmed && (!any || first == n.expiryAt) {
 		return
 	}
-	n.expiryAt = first
-	if first == 0 {
+	n.expiryArmed, n.expiryAt = any, first
+	if !any {
 		out.CancelTimer(timerExpire)
 		return
 	}
@@ -289,7 +305,10 @@ func (n *Node) syncPolicy(out *sim.Outputs) {
 }
 
 func (n *Node) record(k string, e entry) sim.Message {
-	r := sim.Message{Op: recSet, Key: k, Value: e.value, N: int64(e.expireAt), HasN: true, M: int64(e.owner), HasM: true}
+	r := sim.Message{Op: recSet, Key: k, Value: e.value, M: int64(e.owner), HasM: true}
+	if e.expires {
+		r = r.WithN(int64(e.expireAt)) // PEXPIREAT: the absolute expiry
+	}
 	if e.lock {
 		r.Opts = "NX"
 	}
@@ -302,7 +321,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	for _, r := range disk {
 		switch r.Op {
 		case recSet:
-			n.keys[r.Key] = entry{value: r.Value, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
+			n.keys[r.Key] = entry{value: r.Value, expires: r.HasN, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
 		case recDel:
 			delete(n.keys, r.Key)
 		}
@@ -312,7 +331,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	}
 	for _, k := range n.sortedKeys() {
 		e := n.keys[k]
-		if e.expireAt != 0 && now.Wall >= e.expireAt {
+		if e.expires && now.Wall >= e.expireAt {
 			delete(n.keys, k)
 			continue
 		}
@@ -343,11 +362,19 @@ func (n *Node) Describe() string {
 	for _, k := range n.sortedKeys() {
 		e := n.keys[k]
 		fmt.Fprintf(&b, " %s=%s", k, e.value)
-		if e.expireAt != 0 {
+		if e.expires {
 			fmt.Fprintf(&b, " (expires at wall %s)", sim.FormatDuration(e.expireAt))
 		}
 	}
 	return b.String()
+}
+
+// addSat is t+d, saturating instead of overflowing for absurd TTLs.
+func addSat(t, d time.Duration) time.Duration {
+	if d > 0 && t > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return t + d
 }
 
 func intReply(v int64) sim.Message { return sim.Message{Op: ReplyInt}.WithN(v) }

@@ -122,7 +122,8 @@ func TestPersistencePolicies(t *testing.T) {
 		{"everysec loses the unsynced second on a power loss", redis.PersistEverySec, sim.ActPowerLoss, "(nil)"},
 		{"always keeps every acknowledged write through a power loss", redis.PersistAlways, sim.ActPowerLoss, "(bulk) a"},
 		{"no fsync loses recent writes on a power loss", redis.PersistNoFsync, sim.ActPowerLoss, "(nil)"},
-		{"a clean shutdown saves the dataset", redis.PersistNone, sim.ActShutdown, "(bulk) a"},
+		{"with AOF a clean shutdown keeps every key", redis.PersistEverySec, sim.ActShutdown, "(bulk) a"},
+		{"with persistence off a clean shutdown keeps nothing", redis.PersistNone, sim.ActShutdown, "(nil)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := replies(t, redis.NodeConfig{Persistence: tc.policy},
@@ -142,11 +143,37 @@ func TestPersistencePolicies(t *testing.T) {
 		eq(t, got, []string{"+OK", "(bulk) a"})
 	})
 	t.Run("a key's absolute expiry keeps counting while the node is down", func(t *testing.T) {
-		got := replies(t, redis.NodeConfig{},
+		got := replies(t, redis.NodeConfig{Persistence: redis.PersistEverySec},
 			send(0, setNXPX("a", 2000)),
 			fault(time.Second, sim.ActShutdown, 0),
 			fault(3*time.Second, sim.ActRestart, 0),
 			send(3*time.Second+1, get))
 		eq(t, got, []string{"+OK", "(nil)"})
 	})
+}
+
+func TestTTLEdgeCases(t *testing.T) {
+	got := replies(t, redis.NodeConfig{},
+		send(0, setNXPX("a", 0)),
+		send(1, setNXPX("a", 1000)),
+		send(2, sim.Message{Op: redis.OpPExpire, Key: "L"}.WithN(0)),
+		send(3, sim.Message{Op: redis.OpGet, Key: "L"}))
+	eq(t, got, []string{"(error) invalid expire time in 'set' command", "+OK", "(integer) 1", "(nil)"})
+}
+
+// A node whose wall clock reads negative (an offset behind true time) still
+// expires keys: expiry is a flag, not a zero deadline.
+func TestExpiryWithANegativeWallClock(t *testing.T) {
+	w := sim.NewWorld(sim.Config{})
+	w.AddProcess("r1", "redis", sim.Clock{Offset: -10 * time.Second}, redis.NewNode(redis.NodeConfig{}))
+	w.AddProcess("d", "client", sim.Clock{}, func(sim.Env) sim.Process { return driver{} })
+	w.Schedule(0, sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: setNXPX("a", 10000)})
+	w.Schedule(sim.Time(11*time.Second), sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: sim.Message{Op: redis.OpGet, Key: "L"}})
+	var got []string
+	for _, o := range w.Run().Obs {
+		if o.Kind == sim.ObsNote && o.Proc == 1 {
+			got = append(got, o.Text)
+		}
+	}
+	eq(t, got, []string{"+OK", "(nil)"})
 }

@@ -38,7 +38,10 @@ func mutexBelief(f *facts) Result {
 				}
 			}
 		}
-	}, func(d downFact) {
+	}, func(d procEvent) {
+		if !d.down() {
+			return
+		}
 		for l, bs := range open {
 			kept := bs[:0]
 			for _, b := range bs {

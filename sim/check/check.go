@@ -85,7 +85,7 @@ type Metric struct {
 type Report struct {
 	Results  []Result
 	Verdict  Verdict
-	Resource bool // the run protects a resource: only resource invariants decide UNSAFE
+	Resource bool // the protected resource saw operations: only resource invariants decide UNSAFE
 	Metrics  []Metric
 }
 

@@ -234,15 +234,24 @@ func TestVerdictRule(t *testing.T) {
 }
 
 func TestUnavailabilityMetric(t *testing.T) {
-	tr := history(false, s(20), attempt(0, c1), believe(1, c1), stopBelieving(5, c1), attempt(5, c2), believe(8, c2))
-	rep := check.Check(tr, check.Options{})
-	if v, _ := rep.Metric("unavailable_ms"); v != 4000 {
-		t.Errorf("unavailable_ms = %v, want 4000 (1 s before c1, 3 s before c2)", v)
+	metric := func(tr *sim.Trace, name string) float64 {
+		rep := check.Check(tr, check.Options{})
+		v, _ := rep.Metric(name)
+		return v
 	}
-	if v, _ := rep.Metric("unavailable_max_ms"); v != 3000 {
-		t.Errorf("unavailable_max_ms = %v, want 3000", v)
+	// c1 dies holding a grant that never ends; c2 wants the lock from 3 s to the end.
+	dead := history(false, s(10), attempt(0, c1), grant(1, c1, 0), believe(1, c1), crash(2, c1), attempt(3, c2))
+	if v := metric(dead, "unavailable_ms"); v != 7000 {
+		t.Errorf("dead holder: unavailable_ms = %v, want 7000 (3 s to 10 s)", v)
 	}
-	if v, _ := rep.Metric("acquisitions"); v != 2 {
-		t.Errorf("acquisitions = %v, want 2", v)
+	if v := metric(dead, "acquisitions"); v != 1 {
+		t.Errorf("acquisitions = %v, want 1", v)
+	}
+	// c2 waits while c1 holds (the lock is in use), then while the lock is free and
+	// c2 waits out its retry delay: neither is unavailability.
+	busy := history(false, s(10), attempt(0, c1), grant(0.5, c1, 10), believe(1, c1), attempt(4, c2),
+		stopBelieving(5, c1), withdraw(5, c1, c1, sim.ReasonReleased), grant(6, c2, 10), believe(6, c2))
+	if v := metric(busy, "unavailable_ms"); v != 0 {
+		t.Errorf("busy then free: unavailable_ms = %v, want 0", v)
 	}
 }

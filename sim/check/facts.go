@@ -6,20 +6,38 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-// facts is the trace read once into the shapes the invariants need: observations in
-// order, and the process faults that end a client's belief.
+// facts is the trace read once into the shapes the invariants need: observations
+// and process events (downs and restarts) in trace order, and the ledger of grants.
 type facts struct {
 	t         *sim.Trace
 	opt       Options
-	resource  bool       // a process with role "resource" exists
-	downs     []downFact // crashes, power losses and shutdowns, in order
-	lastFault sim.Time   // the last fault event (NoFault when none)
+	resource  bool        // the protected resource saw operations
+	procs     []procEvent // crashes, power losses, shutdowns and restarts, in order
+	lastFault sim.Time    // the last fault event (noFault when none)
+	grants    []*grantRec // every grant, in the order issued
 }
 
-type downFact struct {
+// procEvent is a process going down or coming back.
+type procEvent struct {
+	idx  int // trace event index
 	at   sim.Time
 	proc sim.ProcID
 	kind sim.EventKind
+}
+
+func (p procEvent) down() bool { return p.kind != sim.EvRestart }
+
+// grantRec is one grant as the service kept it: from its issue until it was
+// withdrawn (ended, deleted, expired, or lost when its node restarted without it).
+type grantRec struct {
+	client     sim.ProcID
+	proc       sim.ProcID // the node that granted it
+	service    string
+	lock       string
+	grant      string
+	at         sim.Time
+	withdrawn  sim.Time // sim.Never while held
+	withdrawal string   // how it was withdrawn, for sentences
 }
 
 // noFault marks a run without faults.
@@ -27,57 +45,128 @@ const noFault = sim.Time(-1)
 
 func newFacts(t *sim.Trace, opt Options) *facts {
 	f := &facts{t: t, opt: opt, lastFault: noFault}
-	for _, r := range t.Roles {
-		if r == "resource" {
-			f.resource = true
-		}
-	}
 	for i := range t.Len() {
 		e := t.Event(i)
 		if e.Kind.IsFault() {
 			f.lastFault = e.At
 		}
 		switch e.Kind {
-		case sim.EvCrash, sim.EvPowerLoss, sim.EvShutdown:
+		case sim.EvCrash, sim.EvPowerLoss, sim.EvShutdown, sim.EvRestart:
 			if t.Note(e) != sim.NoteAlreadyDown {
-				f.downs = append(f.downs, downFact{e.At, e.Proc, e.Kind})
+				f.procs = append(f.procs, procEvent{i, e.At, e.Proc, e.Kind})
 			}
 		}
 	}
+	for i := range t.Obs {
+		if t.Obs[i].Kind == sim.ObsResource {
+			f.resource = true
+		}
+	}
+	f.buildLedger()
 	return f
 }
 
-// timeline merges observations with process downs in trace order, so an invariant
-// can walk both. For each step it calls obs or down.
-func (f *facts) walk(obs func(o *sim.Observation), down func(d downFact)) {
-	di := 0
+// walk visits observations and process events in trace order. A process event is
+// visited after the observations of its own step (a restart's report of what it
+// recovered) and before those of any later event.
+func (f *facts) walk(obs func(o *sim.Observation), proc func(p procEvent)) {
+	pi := 0
 	for i := range f.t.Obs {
 		o := &f.t.Obs[i]
-		for di < len(f.downs) && f.downs[di].at <= o.At && f.eventBefore(f.downs[di], o) {
-			down(f.downs[di])
-			di++
+		for pi < len(f.procs) && f.procs[pi].idx < o.Event {
+			proc(f.procs[pi])
+			pi++
 		}
 		obs(o)
 	}
-	for ; di < len(f.downs); di++ {
-		down(f.downs[di])
+	for ; pi < len(f.procs); pi++ {
+		proc(f.procs[pi])
 	}
 }
 
-// eventBefore reports whether a down happened before the observation's step.
-func (f *facts) eventBefore(d downFact, o *sim.Observation) bool {
-	if d.at < o.At {
-		return true
+// buildLedger records every grant and its withdrawal. A node that restarts
+// reports the keys it recovered; the grants it held and did not recover were lost
+// with its memory (a restart without persistence, a power loss, a key that expired
+// while it was down).
+func (f *facts) buildLedger() {
+	open := map[sim.ProcID][]*grantRec{} // by granting node
+	recovered := map[*grantRec]bool{}
+	f.walk(func(o *sim.Observation) {
+		switch o.Kind {
+		case sim.ObsGrant:
+			for _, g := range open[o.Proc] {
+				if g.lock == o.Lock && g.client == o.Client && g.grant == o.Grant {
+					return // an extension of a grant already in the ledger
+				}
+			}
+			g := &grantRec{client: o.Client, proc: o.Proc, service: o.Service, lock: o.Lock, grant: o.Grant,
+				at: o.At, withdrawn: sim.Never}
+			f.grants = append(f.grants, g)
+			open[o.Proc] = append(open[o.Proc], g)
+		case sim.ObsGrantEnd:
+			f.withdraw(open, o.Proc, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
+				o.At, withdrawalText(f, o))
+		case sim.ObsStored:
+			if o.Reason == "recovered" {
+				for _, g := range open[o.Proc] {
+					if g.lock == o.Lock && g.grant == o.Grant {
+						recovered[g] = true
+					}
+				}
+			}
+		}
+	}, func(p procEvent) {
+		if p.kind != sim.EvRestart {
+			return
+		}
+		f.withdraw(open, p.proc, func(g *grantRec) bool { return !recovered[g] }, p.at,
+			"been lost when "+f.name(p.proc)+" restarted at "+p.at.String())
+		for _, g := range open[p.proc] {
+			delete(recovered, g)
+		}
+	})
+}
+
+func (f *facts) withdraw(open map[sim.ProcID][]*grantRec, node sim.ProcID, which func(*grantRec) bool, at sim.Time, how string) {
+	kept := open[node][:0]
+	for _, g := range open[node] {
+		if which(g) {
+			g.withdrawn, g.withdrawal = at, how
+			continue
+		}
+		kept = append(kept, g)
 	}
-	// Same instant: compare trace positions.
-	for i := o.Event; i >= 0 && f.t.Event(i).At == d.at; i-- {
-		e := f.t.Event(i)
-		if e.Proc == d.proc && e.Kind == d.kind {
-			return i < o.Event
+	open[node] = kept
+}
+
+// withdrawalText says how a grant was withdrawn, as a clause after "the grant had".
+func withdrawalText(f *facts, o *sim.Observation) string {
+	switch o.Reason {
+	case sim.ReasonExpired:
+		return "expired by " + f.name(o.Proc) + "'s clock at " + o.At.String()
+	case sim.ReasonReleased:
+		return "been released at " + o.At.String()
+	}
+	s := "been " + o.Reason
+	if o.By != sim.NoProc {
+		s += " by " + f.name(o.By)
+	}
+	return s + " at " + o.At.String()
+}
+
+// ledgerEntry finds the ledger's record of the grant an observation reports.
+func (f *facts) ledgerEntry(proc sim.ProcID, lock, grant string, at sim.Time) *grantRec {
+	var found *grantRec
+	for _, g := range f.grants {
+		if g.proc == proc && g.lock == lock && g.grant == grant && g.at <= at {
+			found = g
 		}
 	}
-	return false
+	return found
 }
+
+// heldAt reports whether grant g was held at the service at true time t.
+func (g *grantRec) heldAt(t sim.Time) bool { return g.at <= t && t < g.withdrawn }
 
 func (f *facts) name(p sim.ProcID) string { return f.t.Name(p) }
 

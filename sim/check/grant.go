@@ -2,17 +2,14 @@ package check
 
 import "github.com/locksim/locksim/sim"
 
-// promise is a grant's promised validity: the service promised that Client holds
-// Lock from its grant until end (true time). Only a release by the owner closes it
-// early; an expiry on a fast clock, a restart that lost the key or another client's
-// DEL withdraws the grant but not the promise.
+// promise is a grant's promised validity: the service promised that client holds
+// the lock from its grant until end (true time). Only a release by the owner closes
+// it early; an expiry on a fast clock, a restart that lost the key or another
+// client's DEL withdraws the grant but not the promise.
 type promise struct {
-	client   sim.ProcID
-	grant    string
-	proc     sim.ProcID // the node that granted it
-	start    sim.Time
-	end      sim.Time
-	withdraw string // how the grant was withdrawn before its end, if it was
+	client sim.ProcID
+	rec    *grantRec
+	end    sim.Time
 }
 
 func promiseEnd(o *sim.Observation) sim.Time {
@@ -42,8 +39,8 @@ func grantExclusive(f *facts) Result {
 				case p.end > o.At:
 					d := sprintf("%s granted %s to %s while %s's grant was promised until %s",
 						f.name(o.Proc), o.Lock, f.name(o.Client), f.name(p.client), promiseEndText(p.end))
-					if p.withdraw != "" {
-						d += "; that grant had been " + p.withdraw
+					if p.rec != nil && p.rec.withdrawn <= o.At {
+						d += "; that grant had " + p.rec.withdrawal
 					}
 					r.Violations = append(r.Violations, violation(o.At, d, f.name(p.client), f.name(o.Client)))
 				}
@@ -52,24 +49,19 @@ func grantExclusive(f *facts) Result {
 				mine = &promise{client: o.Client}
 				open[k] = append(open[k], mine)
 			}
-			*mine = promise{client: o.Client, grant: o.Grant, proc: o.Proc, start: o.At, end: promiseEnd(o)}
+			mine.rec = f.ledgerEntry(o.Proc, o.Lock, o.Grant, o.At)
+			mine.end = promiseEnd(o)
 		case sim.ObsGrantEnd:
+			if o.Reason != sim.ReasonReleased || o.By != o.Client {
+				return
+			}
 			for _, p := range open[k] {
-				if p.client != o.Client || p.grant != o.Grant {
-					continue
-				}
-				if o.Reason == sim.ReasonReleased && o.By == o.Client {
+				if p.client == o.Client && p.rec != nil && p.rec.grant == o.Grant {
 					p.end = min(p.end, o.At)
-				} else if o.At < p.end && p.withdraw == "" {
-					p.withdraw = o.Reason
-					if o.By != sim.NoProc && o.By != o.Proc {
-						p.withdraw += " by " + f.name(o.By)
-					}
-					p.withdraw += " at " + o.At.String()
 				}
 			}
 		}
-	}, func(downFact) {})
+	}, func(procEvent) {})
 	return r
 }
 

@@ -1,160 +1,174 @@
 package check
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/locksim/locksim/sim"
 )
 
 // deadlockFree: after a holder crashes or vanishes, the lock becomes acquirable
 // again without manual help within the bound: its grant is withdrawn (it expires,
-// say) or the service grants the lock to someone else. A holder is a client with an
-// open grant or an open belief when it goes down.
+// say) or the service grants the lock to someone else. A holder is a client whose
+// grant is still held at the service when it goes down; a client whose grant had
+// already ended leaves nothing behind.
 func deadlockFree(f *facts) Result {
 	var r Result
-	type held struct {
-		grants  map[string]bool // lock -> granted and not withdrawn
-		beliefs map[string]bool
-	}
-	holders := map[sim.ProcID]*held{}
-	get := func(p sim.ProcID) *held {
-		h := holders[p]
-		if h == nil {
-			h = &held{grants: map[string]bool{}, beliefs: map[string]bool{}}
-			holders[p] = h
-		}
-		return h
-	}
-	type orphan struct {
-		client sim.ProcID
-		lock   string
-		at     sim.Time
-		kind   sim.EventKind
-		freed  bool
-	}
-	var orphans []*orphan
 	var short []sim.Time // holders' crashes the run ended too soon after to judge
-	f.walk(func(o *sim.Observation) {
-		switch o.Kind {
-		case sim.ObsGrant:
-			for _, or := range orphans {
-				if or.lock == o.Lock && or.client != o.Client && !or.freed && o.At <= or.at.Add(f.bound()) {
-					or.freed = true
-				}
-			}
-			get(o.Client).grants[o.Lock] = true
-		case sim.ObsGrantEnd:
-			for _, or := range orphans {
-				if or.lock == o.Lock && or.client == o.Client && !or.freed && o.At <= or.at.Add(f.bound()) {
-					or.freed = true
-				}
-			}
-			delete(get(o.Client).grants, o.Lock)
-		case sim.ObsBeliefStart:
-			get(o.Client).beliefs[o.Lock] = true
-		case sim.ObsBeliefEnd:
-			delete(get(o.Client).beliefs, o.Lock)
-		}
-	}, func(d downFact) {
-		h := holders[d.proc]
-		if h == nil {
+	f.walk(func(*sim.Observation) {}, func(p procEvent) {
+		if !p.down() {
 			return
 		}
-		locks := map[string]bool{}
-		for l := range h.grants {
-			locks[l] = true
-		}
-		for l := range h.beliefs {
-			locks[l] = true
-		}
-		for _, l := range sortedKeys(locks) {
+		for _, g := range f.grants {
+			if g.client != p.proc || !g.heldAt(p.at) {
+				continue
+			}
 			r.Applicable = true
-			orphans = append(orphans, &orphan{client: d.proc, lock: l, at: d.at, kind: d.kind})
+			deadline := p.at.Add(f.bound())
+			if g.withdrawn <= deadline || f.regranted(g, p.at, deadline) {
+				continue
+			}
+			if deadline > f.end() {
+				short = append(short, p.at)
+				continue
+			}
+			r.Violations = append(r.Violations, violation(deadline,
+				sprintf("%s went down (%s) at %s holding %s at %s, and %s was still not acquirable %s later",
+					f.name(p.proc), p.kind, p.at, g.lock, f.name(g.proc), g.lock, sim.FormatDuration(f.bound())),
+				f.name(p.proc)))
 		}
-		h.beliefs = map[string]bool{}
 	})
-	for _, or := range orphans {
-		deadline := or.at.Add(f.bound())
-		if or.freed {
-			continue
-		}
-		if deadline > f.end() {
-			short = append(short, or.at)
-			continue
-		}
-		r.Violations = append(r.Violations, violation(deadline,
-			sprintf("%s went down (%s) at %s holding %s, and %s was still not acquirable %s later",
-				f.name(or.client), or.kind, or.at, or.lock, or.lock, sim.FormatDuration(f.bound())),
-			f.name(or.client)))
-	}
-	if len(short) > 0 {
+	if len(short) > 0 && len(r.Violations) == 0 {
 		undecided(&r, short[0], f)
 	}
 	return r
 }
 
-// progress: once faults stop, some contender acquires the lock within the bound.
-// The bound starts at the later of the last fault and the first moment a client is
-// trying after it; a lock already held then counts as progress.
-func progress(f *facts) Result {
-	var r Result
-	trying := map[sim.ProcID]bool{}
-	believing := map[sim.ProcID]bool{}
-	start := sim.Never // when the bound starts counting
-	done, evaluated := false, false
-	// settle looks at the state once everything up to the last fault has happened.
-	settle := func(at sim.Time) {
-		switch {
-		case done || start != sim.Never:
-		case len(believing) > 0:
-			done = true
-		case len(trying) > 0:
-			start = max(at, 0)
+// regranted reports whether the service granted g's lock to another client in
+// [from, to].
+func (f *facts) regranted(g *grantRec, from, to sim.Time) bool {
+	for _, h := range f.grants {
+		if h.service == g.service && h.lock == g.lock && h.client != g.client && h.at >= from && h.at <= to {
+			return true
 		}
 	}
+	return false
+}
+
+// progress: once faults stop, some contender acquires each wanted lock within the
+// bound. Each lock is judged on its own: the bound starts at the later of the last
+// fault and the first moment a client is trying to acquire that lock; a lock
+// already held then counts as progress.
+func progress(f *facts) Result {
+	type lockState struct {
+		trying, believing map[sim.ProcID]bool
+		start             sim.Time // when the bound starts counting
+		waiting           []string // who was trying then
+		done              bool
+	}
+	locks := map[string]*lockState{}
+	var order []string
+	get := func(l string) *lockState {
+		s := locks[l]
+		if s == nil {
+			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{}, start: sim.Never}
+			locks[l] = s
+			order = append(order, l)
+		}
+		return s
+	}
+	// settle looks at a lock once everything up to the last fault has happened.
+	settle := func(s *lockState, at sim.Time) {
+		switch {
+		case s.done || s.start != sim.Never:
+		case len(s.believing) > 0:
+			s.done = true
+		case len(s.trying) > 0:
+			s.start = max(at, 0)
+			for c := range s.trying {
+				s.waiting = append(s.waiting, f.name(c))
+			}
+			slices.Sort(s.waiting)
+		}
+	}
+	evaluated := false
 	before := func(at sim.Time) {
 		if !evaluated && at > f.lastFault {
 			evaluated = true
-			settle(f.lastFault)
+			for _, l := range order {
+				settle(locks[l], f.lastFault)
+			}
 		}
 	}
+	var r Result
 	f.walk(func(o *sim.Observation) {
 		before(o.At)
 		switch o.Kind {
+		case sim.ObsAttempt, sim.ObsGiveUp, sim.ObsBeliefStart, sim.ObsBeliefEnd:
+		default:
+			return
+		}
+		s := get(o.Lock)
+		switch o.Kind {
 		case sim.ObsAttempt:
 			r.Applicable = true
-			trying[o.Client] = true
+			s.trying[o.Client] = true
 		case sim.ObsGiveUp:
-			delete(trying, o.Client)
+			delete(s.trying, o.Client)
 		case sim.ObsBeliefStart:
-			delete(trying, o.Client)
-			believing[o.Client] = true
-			if start != sim.Never && o.At <= start.Add(f.bound()) {
-				done = true
+			delete(s.trying, o.Client)
+			s.believing[o.Client] = true
+			if s.start != sim.Never && o.At <= s.start.Add(f.bound()) {
+				s.done = true
 			}
 		case sim.ObsBeliefEnd:
-			delete(believing, o.Client)
+			delete(s.believing, o.Client)
 		}
 		if evaluated {
-			settle(o.At)
+			settle(s, o.At)
 		}
-	}, func(d downFact) {
-		before(d.at)
-		delete(trying, d.proc)
-		delete(believing, d.proc)
+	}, func(p procEvent) {
+		before(p.at)
+		if !p.down() {
+			return
+		}
+		for _, l := range order {
+			delete(locks[l].trying, p.proc)
+			delete(locks[l].believing, p.proc)
+		}
 	})
 	if !evaluated {
-		settle(max(f.lastFault, 0))
+		for _, l := range order {
+			settle(locks[l], max(f.lastFault, 0))
+		}
 	}
-	if !r.Applicable || done || start == sim.Never {
-		return r
-	}
-	if deadline := start.Add(f.bound()); deadline > f.end() {
-		undecided(&r, start, f)
-	} else {
+	var short []sim.Time
+	for _, l := range order {
+		s := locks[l]
+		if s.done || s.start == sim.Never {
+			continue
+		}
+		deadline := s.start.Add(f.bound())
+		if deadline > f.end() {
+			short = append(short, s.start)
+			continue
+		}
 		r.Violations = append(r.Violations, violation(deadline,
-			sprintf("a client was trying to acquire the lock from %s on, with no fault after %s, and nobody acquired it within %s",
-				start, lastFaultText(f.lastFault), sim.FormatDuration(f.bound()))))
+			sprintf("%s %s trying to acquire %s from %s on, with no fault after %s, and nobody acquired it within %s",
+				strings.Join(s.waiting, " and "), verbWas(len(s.waiting)), l, s.start, lastFaultText(f.lastFault),
+				sim.FormatDuration(f.bound())), s.waiting...))
+	}
+	if len(short) > 0 && len(r.Violations) == 0 && r.Applicable {
+		undecided(&r, short[0], f)
 	}
 	return r
+}
+
+func verbWas(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 func lastFaultText(t sim.Time) string {

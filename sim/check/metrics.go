@@ -7,40 +7,51 @@ import (
 )
 
 // metrics collects the run's named numbers: what protocols reported (ObsMetric sets,
-// ObsCounter adds) and what the checker measures itself: how long the lock could not
-// be acquired while someone wanted it (unavailable_ms, and the longest such window),
-// and how many acquisitions there were.
+// ObsCounter adds) and what the checker measures itself:
+//   - acquisitions: how many times a client came to believe it holds a lock;
+//   - unavailable_ms: how long some lock was unavailable, that is wanted (a client
+//     is trying), used by nobody (no client believes it holds it), and yet not
+//     acquirable (the service still holds a grant on it: a crashed holder's key, a
+//     stale lock); windows of different locks that overlap count once;
+//   - unavailable_max_ms: the longest such window.
+//
+// A lock that is free while a client waits out its retry delay is not unavailable.
 func metrics(f *facts) []Metric {
 	vals := map[string]float64{}
-	var acquisitions int
-	anyAttempt := false
-	// Per lock: who is trying, who believes, and since when nobody held it while
-	// someone tried.
+	acquisitions, anyAttempt := 0, false
 	type lockState struct {
 		trying, believing map[sim.ProcID]bool
 		since             sim.Time
-		waiting           bool
+		wanted            bool
+		windows           []span
+		tryingSince       map[sim.ProcID]sim.Time
+		tries             map[sim.ProcID][]span // when each client was trying
 	}
 	locks := map[string]*lockState{}
-	var total, longest sim.Time
 	get := func(l string) *lockState {
 		s := locks[l]
 		if s == nil {
-			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{}}
+			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{},
+				tryingSince: map[sim.ProcID]sim.Time{}, tries: map[sim.ProcID][]span{}}
 			locks[l] = s
 		}
 		return s
 	}
-	update := func(s *lockState, at sim.Time) {
-		waiting := len(s.trying) > 0 && len(s.believing) == 0
-		switch {
-		case waiting && !s.waiting:
-			s.since = at
-		case !waiting && s.waiting:
-			total += at - s.since
-			longest = max(longest, at-s.since)
+	stopTrying := func(s *lockState, c sim.ProcID, at sim.Time) {
+		if s.trying[c] {
+			s.tries[c] = append(s.tries[c], span{s.tryingSince[c], at})
+			delete(s.trying, c)
 		}
-		s.waiting = waiting
+	}
+	update := func(s *lockState, at sim.Time) {
+		wanted := len(s.trying) > 0 && len(s.believing) == 0
+		switch {
+		case wanted && !s.wanted:
+			s.since = at
+		case !wanted && s.wanted:
+			s.windows = append(s.windows, span{s.since, at})
+		}
+		s.wanted = wanted
 	}
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
@@ -51,16 +62,18 @@ func metrics(f *facts) []Metric {
 		case sim.ObsAttempt:
 			anyAttempt = true
 			s := get(o.Lock)
-			s.trying[o.Client] = true
+			if !s.trying[o.Client] {
+				s.trying[o.Client], s.tryingSince[o.Client] = true, o.At
+			}
 			update(s, o.At)
 		case sim.ObsGiveUp:
 			s := get(o.Lock)
-			delete(s.trying, o.Client)
+			stopTrying(s, o.Client, o.At)
 			update(s, o.At)
 		case sim.ObsBeliefStart:
 			acquisitions++
 			s := get(o.Lock)
-			delete(s.trying, o.Client)
+			stopTrying(s, o.Client, o.At)
 			s.believing[o.Client] = true
 			update(s, o.At)
 		case sim.ObsBeliefEnd:
@@ -68,21 +81,42 @@ func metrics(f *facts) []Metric {
 			delete(s.believing, o.Client)
 			update(s, o.At)
 		}
-	}, func(d downFact) {
+	}, func(p procEvent) {
+		if !p.down() {
+			return
+		}
 		for _, l := range sortedKeys(locks) {
 			s := locks[l]
-			delete(s.trying, d.proc)
-			delete(s.believing, d.proc)
-			update(s, d.at)
+			stopTrying(s, p.proc, p.at)
+			delete(s.believing, p.proc)
+			update(s, p.at)
 		}
 	})
+	var unavailable []span
 	for _, l := range sortedKeys(locks) {
-		if s := locks[l]; s.waiting {
-			total += f.end() - s.since
-			longest = max(longest, f.end()-s.since)
+		s := locks[l]
+		if s.wanted {
+			s.windows = append(s.windows, span{s.since, f.end()})
 		}
+		for c := range s.trying {
+			s.tries[c] = append(s.tries[c], span{s.tryingSince[c], f.end()})
+		}
+		// A grant blocks others while it is held, except while its own client is
+		// still trying (the reply is on its way to it).
+		var held []span
+		for _, g := range f.grants {
+			if g.lock == l {
+				held = append(held, subtract(span{g.at, min(g.withdrawn, f.end())}, merge(s.tries[g.client]))...)
+			}
+		}
+		unavailable = append(unavailable, intersect(merge(s.windows), merge(held))...)
 	}
 	if anyAttempt {
+		total, longest := sim.Time(0), sim.Time(0)
+		for _, w := range merge(unavailable) {
+			total += w.to - w.from
+			longest = max(longest, w.to-w.from)
+		}
 		vals["acquisitions"] = float64(acquisitions)
 		vals["unavailable_ms"] = total.Ms()
 		vals["unavailable_max_ms"] = longest.Ms()
@@ -90,6 +124,62 @@ func metrics(f *facts) []Metric {
 	out := make([]Metric, 0, len(vals))
 	for _, n := range sortedKeys(vals) {
 		out = append(out, Metric{n, vals[n]})
+	}
+	return out
+}
+
+// span is a true-time interval [from, to).
+type span struct{ from, to sim.Time }
+
+// merge sorts spans and joins those that overlap or touch.
+func merge(ss []span) []span {
+	ss = slices.Clone(ss)
+	slices.SortFunc(ss, func(a, b span) int { return int(a.from - b.from) })
+	var out []span
+	for _, s := range ss {
+		if s.to <= s.from {
+			continue
+		}
+		if n := len(out); n > 0 && s.from <= out[n-1].to {
+			out[n-1].to = max(out[n-1].to, s.to)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// subtract returns the parts of s outside the merged spans cut.
+func subtract(s span, cut []span) []span {
+	var out []span
+	for _, c := range cut {
+		if c.to <= s.from || c.from >= s.to {
+			continue
+		}
+		if c.from > s.from {
+			out = append(out, span{s.from, c.from})
+		}
+		s.from = max(s.from, c.to)
+	}
+	if s.from < s.to {
+		out = append(out, s)
+	}
+	return out
+}
+
+// intersect returns the overlap of two merged span lists.
+func intersect(a, b []span) []span {
+	var out []span
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		from, to := max(a[i].from, b[j].from), min(a[i].to, b[j].to)
+		if from < to {
+			out = append(out, span{from, to})
+		}
+		if a[i].to < b[j].to {
+			i++
+		} else {
+			j++
+		}
 	}
 	return out
 }

@@ -3,13 +3,16 @@ package check
 import "github.com/locksim/locksim/sim"
 
 // resourceSafe: critical sections are serial at the protected resource. Accepted
-// operations are grouped by the grant they act under; once another grant's operation
-// has been accepted, an earlier grant must never be accepted again, or its update
-// and the other's interleave (the lost update of Kleppmann's GC-pause story).
+// operations are grouped by the client and the grant it acts under (a client that
+// never held the lock acts under none, and still has a section of its own); once
+// another section's operation has been accepted, an earlier section must never be
+// accepted again, or their updates interleave (the lost update of Kleppmann's
+// GC-pause story).
 func resourceSafe(f *facts) Result {
 	var r Result
 	type section struct {
 		client sim.ProcID
+		grant  string
 		first  sim.Time
 	}
 	seen := map[string]section{} // per resource: grant -> section
@@ -24,21 +27,29 @@ func resourceSafe(f *facts) Result {
 			continue
 		}
 		res := o.Lock
-		key := res + "\x00" + o.Grant
+		sec := f.name(o.Client) + " " + grantText(o.Grant)
+		key := res + "\x00" + sec
 		cur := current[res]
-		if _, ok := seen[key]; ok && cur != o.Grant {
+		if _, ok := seen[key]; ok && cur != sec {
 			other := seen[res+"\x00"+cur]
 			r.Violations = append(r.Violations, violation(o.At,
-				sprintf("%s accepted %s's %s under %s after operations under %s (by %s, since %s): the critical sections interleave",
-					f.name(o.Proc), f.name(o.Client), o.Op, o.Grant, cur, f.name(other.client), other.first),
+				sprintf("%s accepted %s's %s %s after operations of %s %s (since %s): the critical sections interleave",
+					f.name(o.Proc), f.name(o.Client), o.Op, grantText(o.Grant), f.name(other.client), grantText(other.grant), other.first),
 				f.name(other.client), f.name(o.Client)))
 		}
 		if _, ok := seen[key]; !ok {
-			seen[key] = section{o.Client, o.At}
+			seen[key] = section{o.Client, o.Grant, o.At}
 		}
-		current[res] = o.Grant
+		current[res] = sec
 	}
 	return r
+}
+
+func grantText(g string) string {
+	if g == "" {
+		return "under no grant"
+	}
+	return "under " + g
 }
 
 // fencingMonotonic: the resource accepts an operation only if its token is at least
