@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/protocols/redis"
+	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/sim"
 )
@@ -16,14 +17,19 @@ type kind struct {
 	name     string
 	role     string // shown in displays; "resource" makes the run protect a resource
 	protocol string
-	build    func(a *args, ref func(key, kind string) sim.ProcID) func(sim.Env) sim.Process
+	build    func(a *args, ref refFunc) func(sim.Env) sim.Process
 }
 
 var kinds = []kind{
 	{decl: "node", name: "redis", role: "redis", protocol: "redis", build: buildRedisNode},
 	{decl: "client", name: "redis-lock", role: "client", protocol: "redis", build: buildRedisClient},
+	{decl: "client", name: "redlock", role: "client", protocol: "redlock", build: buildRedlockClient},
 	{decl: "resource", name: "resource", role: "resource", build: buildResource},
 }
+
+// refFunc reads argument key as the names of declared processes of a kind: one
+// name, or with many a comma-separated list.
+type refFunc func(key, kind string, many bool) []sim.ProcID
 
 func findKind(decl, name string) (kind, bool) {
 	for _, k := range kinds {
@@ -55,14 +61,14 @@ func protocols() []string {
 	return ps
 }
 
-func buildRedisNode(a *args, _ func(string, string) sim.ProcID) func(sim.Env) sim.Process {
+func buildRedisNode(a *args, _ refFunc) func(sim.Env) sim.Process {
 	p, _ := redis.ParsePersistence(a.oneOf("persistence", "none", redis.PersistenceNames()...))
 	return redis.NewNode(redis.NodeConfig{Persistence: p, Service: a.str("service", "")})
 }
 
-func buildRedisClient(a *args, ref func(string, string) sim.ProcID) func(sim.Env) sim.Process {
+func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg := redis.ClientConfig{
-		Server:        ref("server", "redis"),
+		Server:        ref("server", "redis", false)[0],
 		SetNXExpire:   a.oneOf("acquire", "set-nx-px", "set-nx-px", "setnx-expire") == "setnx-expire",
 		PlainDel:      a.oneOf("release", "compare-and-delete", "compare-and-delete", "del") == "del",
 		ValidityTimer: a.onOff("validity-timer", false),
@@ -78,6 +84,24 @@ func buildRedisClient(a *args, ref func(string, string) sim.ProcID) func(sim.Env
 	return redis.NewClient(cfg)
 }
 
-func buildResource(a *args, _ func(string, string) sim.ProcID) func(sim.Env) sim.Process {
+func buildResource(a *args, _ refFunc) func(sim.Env) sim.Process {
 	return resource.New(resource.Config{Fencing: a.onOff("fencing", false)})
+}
+
+func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	cfg := redlock.DefaultConfig()
+	cfg.Nodes = ref("nodes", "redis", true)
+	cfg.TTL = a.dur("ttl", cfg.TTL)
+	cfg.Multiplex = a.oneOf("mode", "sequential", "sequential", "multiplex") == "multiplex"
+	cfg.NodeTimeout = a.dur("node-timeout", cfg.NodeTimeout)
+	cfg.DriftFactor = float64(a.int("drift-factor-ppm", 10_000, 0, 1_000_000)) / 1e6
+	cfg.DriftConst = a.dur("drift-const", cfg.DriftConst)
+	cfg.WallClock = a.oneOf("clock", "mono", "mono", "wall") == "wall"
+	cfg.Retry = a.dur("retry", cfg.Retry)
+	cfg.FixedRetry = a.oneOf("retry-mode", "random", "random", "fixed") == "fixed"
+	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
+	if t, ok := a.kv["node-timeout"]; ok && cfg.NodeTimeout <= 0 && a.first == nil {
+		a.fail(t.col, "node-timeout must be more than 0", "the distlock page suggests 5-50 ms for a 10 s TTL")
+	}
+	return redlock.New(cfg)
 }

@@ -357,20 +357,31 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 	d.clock.Offset = a.signedDur("offset", 0)
 	d.clock.DriftPPM = a.int("drift", 0, -sim.MaxDriftPPM, sim.MaxDriftPPM)
 	var refErr error
-	ref := func(key, wantKind string) sim.ProcID {
+	ref := func(key, wantKind string, many bool) []sim.ProcID {
 		t, ok := a.required(key, "a declared "+wantKind+" process")
 		if !ok {
-			return sim.NoProc
+			return []sim.ProcID{sim.NoProc}
 		}
-		id, err := p.proc(ln.num, t)
-		if err == nil && p.s.procs[id].kind.name != wantKind {
-			err = p.err(ln.num, t.col, key+"="+t.text+" is not a "+wantKind+" process",
-				"declare one with: node NAME "+wantKind)
+		names := []string{t.text}
+		if many {
+			names = strings.Split(t.text, ",")
 		}
-		if err != nil && refErr == nil {
-			refErr = err
+		var ids []sim.ProcID
+		for _, n := range names {
+			id, err := p.proc(ln.num, token{n, t.col})
+			if err == nil && p.s.procs[id].kind.name != wantKind {
+				err = p.err(ln.num, t.col, key+"="+t.text+": "+n+" is not a "+wantKind+" process",
+					"declare one with: node NAME "+wantKind)
+			}
+			if err == nil && slices.Contains(ids, id) {
+				err = p.err(ln.num, t.col, key+"="+t.text+" names "+n+" twice", "name each process once")
+			}
+			if err != nil && refErr == nil {
+				refErr = err
+			}
+			ids = append(ids, id)
 		}
-		return id
+		return ids
 	}
 	d.build = k.build(a, ref)
 	return refErr

@@ -29,7 +29,7 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{base + "at 1s crash r1 now\n", "t.scn:5:16: unexpected \"now\"", "crash PROC"},
 		{base + "node r2 redis persistence=sometimes\n", "t.scn:5:15: persistence=sometimes is not a choice", "none, everysec, always, no"},
 		{base + "client c2 redis-lock\n", "t.scn:5:1: client needs server=", "declared redis process"},
-		{base + "client c2 redis-lock server=c1\n", "t.scn:5:22: server=c1 is not a redis process", "node NAME redis"},
+		{base + "client c2 redis-lock server=c1\n", "t.scn:5:22: server=c1: c1 is not a redis process", "node NAME redis"},
 		{base + "when c1 acquired L aftr=1s then crash r1\n", "t.scn:5:20: unknown argument aftr for when", "did you mean after=?"},
 		{base + "client c2 redis-lock server=r1 ttl=-1s\n", "t.scn:5:32: ttl=-1s is not a duration", ""},
 		{base + "node c1 redis\n", "t.scn:5:6: process c1 is declared twice", ""},

@@ -25,7 +25,9 @@ const (
 	ObsBeliefEnd
 	// ObsGrant: Service grants Lock to Client for Window of true time from now
 	// (0 = no expiry). A second grant to the same client replaces the window
-	// (EXPIRE after SETNX, an extension).
+	// (EXPIRE after SETNX, an extension). Value > 0 says the grant rests on a
+	// majority of Value nodes storing Grant under Lock (Redlock): quorum-backed
+	// then applies.
 	ObsGrant
 	// ObsGrantEnd: Service withdraws Client's grant of Lock. By caused it; Reason is
 	// one of the Reason* constants. Only a release by the owner closes the promise.

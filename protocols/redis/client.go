@@ -115,7 +115,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.acquired++
 		c.attempts = 0
-		c.value = lockValue(c.env, c.acquired)
+		c.value = LockValue(c.env, c.acquired)
 		c.state = stateAcquiring
 		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
 		c.try(now, out)
@@ -145,10 +145,10 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	}
 }
 
-// lockValue is the unique value of one acquisition, as the Redis docs require:
+// LockValue is the unique value of one acquisition, as the Redis docs require:
 // "c1#2" is c1's second; after c1's first restart its values read "c1@2#1", so they
 // never repeat across its own crashes (a counter alone would start again at 1).
-func lockValue(env sim.Env, n int) string {
+func LockValue(env sim.Env, n int) string {
 	if env.Incarnation == 0 {
 		return fmt.Sprintf("%s#%d", env.Name, n)
 	}

@@ -131,6 +131,7 @@ type invariant struct {
 var invariants = []invariant{
 	{"mutex-belief", Safety, false, mutexBelief},
 	{"grant-exclusive", Safety, false, grantExclusive},
+	{"quorum-backed", Safety, false, quorumBacked},
 	{"resource-safe", Safety, true, resourceSafe},
 	{"fencing-monotonic", Safety, true, fencingMonotonic},
 	{"deadlock-free", Liveness, false, deadlockFree},

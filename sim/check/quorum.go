@@ -1,0 +1,107 @@
+package check
+
+import "github.com/locksim/locksim/sim"
+
+// quorumBacked: throughout the validity window a client computed for itself (a
+// grant that rests on a majority of N nodes), its value is stored on a majority of
+// those nodes. Values leave a node when it removes them (expiry, delete) or when it
+// restarts without them (the same inference as the grant ledger). The window ends
+// early only when the owner releases.
+func quorumBacked(f *facts) Result {
+	var r Result
+	type window struct {
+		client    sim.ProcID
+		lock, val string
+		n         int
+		end       sim.Time
+		broken    bool
+	}
+	stored := map[sim.ProcID]map[string]string{} // node -> lock -> value
+	recovered := map[sim.ProcID]map[string]bool{}
+	var open []*window
+	count := func(w *window) (int, []string) {
+		k := 0
+		var on []string
+		for p := range f.t.Names {
+			if stored[sim.ProcID(p)][w.lock] == w.val {
+				k++
+				on = append(on, f.name(sim.ProcID(p)))
+			}
+		}
+		return k, on
+	}
+	judge := func(at sim.Time) {
+		for _, w := range open {
+			if w.broken || at >= w.end {
+				continue
+			}
+			if k, on := count(w); k < w.n/2+1 {
+				w.broken = true
+				where := "no node"
+				if len(on) > 0 {
+					where = joinNames(on)
+				}
+				r.Violations = append(r.Violations, violation(at,
+					sprintf("%s's value %s for %s is on %d of %d nodes (%s), below the majority of %d, while its validity runs until %s",
+						f.name(w.client), w.val, w.lock, k, w.n, where, w.n/2+1, w.end), f.name(w.client)))
+			}
+		}
+	}
+	f.walk(func(o *sim.Observation) {
+		switch o.Kind {
+		case sim.ObsStored:
+			if stored[o.Proc] == nil {
+				stored[o.Proc] = map[string]string{}
+			}
+			stored[o.Proc][o.Lock] = o.Grant
+			if o.Reason == "recovered" {
+				if recovered[o.Proc] == nil {
+					recovered[o.Proc] = map[string]bool{}
+				}
+				recovered[o.Proc][o.Lock] = true
+			}
+		case sim.ObsRemoved:
+			if stored[o.Proc][o.Lock] == o.Grant {
+				delete(stored[o.Proc], o.Lock)
+			}
+			judge(o.At)
+		case sim.ObsGrant:
+			if o.Value <= 0 {
+				return
+			}
+			r.Applicable = true
+			w := &window{client: o.Client, lock: o.Lock, val: o.Grant, n: int(o.Value), end: promiseEnd(o)}
+			open = append(open, w)
+			judge(o.At)
+		case sim.ObsGrantEnd:
+			for _, w := range open {
+				if w.client == o.Client && w.val == o.Grant && o.Reason == sim.ReasonReleased && o.By == o.Client {
+					w.end = min(w.end, o.At)
+				}
+			}
+		}
+	}, func(p procEvent) {
+		if p.kind != sim.EvRestart {
+			return
+		}
+		for l := range stored[p.proc] {
+			if !recovered[p.proc][l] {
+				delete(stored[p.proc], l)
+			}
+		}
+		delete(recovered, p.proc)
+		judge(p.at)
+	})
+	return r
+}
+
+func joinNames(ns []string) string {
+	s := ""
+	for i, n := range ns {
+		if i > 0 {
+			s += ","
+		}
+		s += n
+	}
+	return s
+}
