@@ -25,7 +25,7 @@ func TestGolden(t *testing.T) {
 	for _, s := range cat {
 		t.Run(s.ID, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Run(s, RunOptions{Snapshots: true}).WriteText(&b); err != nil {
+			if err := Run(s, RunOptions{Snapshots: true}).WriteText(&b, TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(goldenDir, s.ID+".txt")

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/protocols/redis"
@@ -63,7 +64,19 @@ func protocols() []string {
 
 func buildRedisNode(a *args, _ refFunc) func(sim.Env) sim.Process {
 	p, _ := redis.ParsePersistence(a.oneOf("persistence", "none", redis.PersistenceNames()...))
-	return redis.NewNode(redis.NodeConfig{Persistence: p, Service: a.str("service", "")})
+	cfg := redis.NodeConfig{Persistence: p, Service: a.str("service", "")}
+	if t, ok := a.take("preload"); ok {
+		cfg.Preload = map[string]string{}
+		for _, kv := range strings.Split(t.text, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				a.fail(t.col, "preload="+t.text+" is not a list of KEY=VALUE", "write preload=token:L=32")
+				break
+			}
+			cfg.Preload[k] = v
+		}
+	}
+	return redis.NewNode(cfg)
 }
 
 func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
@@ -77,6 +90,7 @@ func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		RetryJitter:   a.dur("jitter", 0),
 		MaxAttempts:   int(a.int("attempts", 0, 0, 1_000_000)),
 		Timeout:       a.dur("timeout", time.Second),
+		FencingINCR:   a.oneOf("fencing", "off", "off", "incr") == "incr",
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")

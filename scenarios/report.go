@@ -28,10 +28,25 @@ func (s *Scenario) arg() string {
 	return s.File
 }
 
+// TextOptions shape the text output.
+type TextOptions struct {
+	Full bool // every event and row, however long the run
+}
+
+// Rows shown of a long run's event log and timeline, unless Full.
+const (
+	textHead = 300
+	textTail = 60
+)
+
 // WriteText writes the run as `locksim run` prints it: the lesson, the event log
 // with true time and each process's own clock, the timeline, the verdict, metrics
-// and expectations.
-func (r *Result) WriteText(w io.Writer) error {
+// and expectations. A long run shows its beginning and end (and every violation).
+func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
+	head, tail := textHead, textTail
+	if opt.Full {
+		head, tail = 0, 0
+	}
 	s := r.Scenario
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("%s  (protocol %s, seed %d)\n", s.ID, s.Protocol, r.Seed)
@@ -39,11 +54,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		p("\n%s\n", indent(strings.Join(sim.Wrap(s.Teaching, 78), "\n"), "  "))
 	}
 	p("\nEvents (true time, process, its own clock readings, what happened; = what the step reported):\n")
-	if err := r.Trace.WriteNarrated(w); err != nil {
+	if err := r.Trace.WriteNarrated(w, head, tail); err != nil {
 		return err
 	}
 	p("\nTimeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):\n")
-	if err := layout.New(r.Trace, &r.Report).WriteText(w); err != nil {
+	if err := layout.New(r.Trace, &r.Report).WriteElided(w, head, tail); err != nil {
 		return err
 	}
 	p("\nVerdict: %s", r.Report.Verdict)

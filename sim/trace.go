@@ -89,17 +89,26 @@ func (t *Trace) Name(p ProcID) string {
 
 // WriteText writes the trace's one text form: one line per event, each followed by
 // the observations its step emitted. The hash is made from it.
-func (t *Trace) WriteText(w io.Writer) error { return t.write(w, false) }
+func (t *Trace) WriteText(w io.Writer) error { return t.write(w, false, 0, 0) }
 
 // WriteNarrated is WriteText with each scenario step's narration above its event,
-// as `locksim run` prints it.
-func (t *Trace) WriteNarrated(w io.Writer) error { return t.write(w, true) }
+// as `locksim run` prints it. With head > 0 a long trace shows only its first head
+// and last tail events, and says how many it left out.
+func (t *Trace) WriteNarrated(w io.Writer, head, tail int) error { return t.write(w, true, head, tail) }
 
-func (t *Trace) write(w io.Writer, narrate bool) error {
+func (t *Trace) write(w io.Writer, narrate bool, head, tail int) error {
 	bw := bufio.NewWriter(w)
 	oi := 0
 	told := map[int32]bool{}
-	for i := range t.Len() {
+	for i := 0; i < t.Len(); i++ {
+		if head > 0 && i == head && t.Len() > head+tail {
+			skip := t.Len() - tail - head
+			fmt.Fprintf(bw, "          ... %d events left out (locksim run --full shows them) ...\n", skip)
+			i += skip
+			for oi < len(t.Obs) && t.Obs[oi].Event < i {
+				oi++
+			}
+		}
 		e := t.Event(i)
 		if a := e.Action; narrate && a >= 0 && int(a) < len(t.Actions) && !told[a] && t.Actions[a].Narration != "" {
 			told[a] = true
@@ -158,6 +167,9 @@ func (t *Trace) ObsText(o *Observation) string {
 		return who + " gives up on " + o.Lock
 	case ObsBeliefStart:
 		s := who + " believes it holds " + o.Lock + " as " + o.Grant
+		if o.HasToken {
+			s += fmt.Sprintf(" with fencing token %d", o.Token)
+		}
 		if o.Window > 0 {
 			s += ", valid for " + FormatDuration(o.Window) + " by its clock"
 		}
@@ -166,6 +178,9 @@ func (t *Trace) ObsText(o *Observation) string {
 		return who + " no longer believes it holds " + o.Lock + " (" + o.Reason + ")"
 	case ObsGrant:
 		s := o.Service + " grants " + o.Lock + " to " + who + " as " + o.Grant
+		if o.Value > 0 {
+			s = who + " wins " + o.Lock + " as " + o.Grant + " on " + o.Text + " (a majority)"
+		}
 		if o.Window > 0 {
 			return s + " for " + FormatDuration(o.Window)
 		}

@@ -37,13 +37,14 @@ func (s *seedFlag) ptr() *uint64 {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
 metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
 	format := fs.String("format", "text", "output format: text or json")
+	full := fs.Bool("full", false, "text: show every event and timeline row of a long run")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 	if *format == "json" {
 		err = res.WriteJSON(stdout)
 	} else {
-		err = res.WriteText(stdout)
+		err = res.WriteText(stdout, scenarios.TextOptions{Full: *full})
 	}
 	if err != nil {
 		return err

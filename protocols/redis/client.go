@@ -26,7 +26,14 @@ type ClientConfig struct {
 	RetryJitter   time.Duration // plus a random draw in [0, RetryJitter]
 	MaxAttempts   int           // 0: unlimited
 	Timeout       time.Duration // a request with no reply by then has failed
+	// FencingINCR makes the lock service mint a fencing token: once SET
+	// succeeds, the client INCRs TokenKey(lock) on the same node and carries the
+	// number to the resource with every operation (Kleppmann, 2016).
+	FencingINCR bool
 }
+
+// TokenKey is the counter a fencing client INCRs for a lock's tokens.
+func TokenKey(lock string) string { return "token:" + lock }
 
 // Client commands, sent by scenarios.
 const (
@@ -115,6 +122,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.acquired++
 		c.attempts = 0
+		c.hasToken = false
 		c.value = LockValue(c.env, c.acquired)
 		c.state = stateAcquiring
 		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
@@ -189,11 +197,19 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	out.CancelTimer(timerTimeout)
 	switch op {
 	case OpSet:
-		if m.Op == ReplyOK {
-			c.becomeHolder(now, out)
-		} else {
+		switch {
+		case m.Op != ReplyOK:
 			c.failAttempt("key exists", out)
+		case c.cfg.FencingINCR:
+			c.request(sim.Message{Op: OpIncr, Key: TokenKey(c.lock)}, out)
+		default:
+			c.becomeHolder(now, out)
 		}
+	case OpIncr:
+		if m.Op == ReplyInt {
+			c.token, c.hasToken = m.N, true
+		}
+		c.becomeHolder(now, out)
 	case OpSetNX:
 		if m.Op == ReplyInt && m.N == 1 {
 			ms := int64(c.ttl / time.Millisecond)
@@ -202,6 +218,10 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.failAttempt("key exists", out)
 		}
 	case OpPExpire:
+		if c.cfg.FencingINCR {
+			c.request(sim.Message{Op: OpIncr, Key: TokenKey(c.lock)}, out)
+			return
+		}
 		c.becomeHolder(now, out)
 	}
 }
@@ -209,7 +229,8 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
 	c.state = stateHolding
 	c.believes = true
-	ob := sim.Observation{Kind: sim.ObsBeliefStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value}
+	ob := sim.Observation{Kind: sim.ObsBeliefStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value,
+		Token: c.token, HasToken: c.hasToken}
 	if c.cfg.ValidityTimer {
 		left := c.ttl - (now.Mono - c.start)
 		ob.Window = left

@@ -45,6 +45,9 @@ type NodeConfig struct {
 	// Service names the lock service in grant observations. Nodes that stand for one
 	// service (a master and its replicas) share it; by default it is the node's name.
 	Service string
+	// Preload sets keys when the node first starts (a counter that has been
+	// counting for a while, so tokens read 33 and 34 as in Kleppmann's figure).
+	Preload map[string]string
 }
 
 const (
@@ -84,6 +87,12 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
+		if n.env.Incarnation == 0 {
+			for _, k := range sortedMapKeys(n.cfg.Preload) {
+				n.keys[k] = entry{value: n.cfg.Preload[k], owner: sim.NoProc}
+				n.persist(k, n.keys[k], out)
+			}
+		}
 		n.recover(now, in.Disk, out)
 	case sim.InShutdown:
 		// SHUTDOWN flushes the AOF, so with persistence on every key survives a
@@ -341,6 +350,15 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	out.Observe(sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc,
 		Text: fmt.Sprintf("%s recovered %d keys from %d disk records", n.env.Name, len(n.keys), len(disk))})
 	n.armExpiry(out)
+}
+
+func sortedMapKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
 }
 
 func (n *Node) sortedKeys() []string {

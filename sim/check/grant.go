@@ -37,8 +37,11 @@ func grantExclusive(f *facts) Result {
 				case p.client == o.Client:
 					mine = p
 				case p.end > o.At:
-					d := sprintf("%s granted %s to %s while %s's grant was promised until %s",
-						f.name(o.Proc), o.Lock, f.name(o.Client), f.name(p.client), promiseEndText(p.end))
+					who := f.name(o.Proc) + " granted " + o.Lock + " to " + f.name(o.Client)
+					if o.Value > 0 { // a majority the client won itself (Redlock)
+						who = f.name(o.Client) + " won a majority of the " + sprintf("%d", o.Value) + " nodes for " + o.Lock
+					}
+					d := sprintf("%s while %s's grant was promised until %s", who, f.name(p.client), promiseEndText(p.end))
 					if p.rec != nil && p.rec.withdrawn <= o.At {
 						d += "; that grant had " + p.rec.withdrawal
 					}

@@ -113,6 +113,10 @@ func progress(f *facts) Result {
 		case sim.ObsAttempt:
 			r.Applicable = true
 			s.trying[o.Client] = true
+			if s.start != sim.Never && !s.done && o.At <= s.start.Add(f.bound()) && !slices.Contains(s.waiting, f.name(o.Client)) {
+				s.waiting = append(s.waiting, f.name(o.Client))
+				slices.Sort(s.waiting)
+			}
 		case sim.ObsGiveUp:
 			delete(s.trying, o.Client)
 		case sim.ObsBeliefStart:
@@ -155,13 +159,21 @@ func progress(f *facts) Result {
 		}
 		r.Violations = append(r.Violations, violation(deadline,
 			sprintf("%s %s trying to acquire %s from %s on, with no fault after %s, and nobody acquired it within %s",
-				strings.Join(s.waiting, " and "), verbWas(len(s.waiting)), l, s.start, lastFaultText(f.lastFault),
+				listNames(s.waiting), verbWas(len(s.waiting)), l, s.start, lastFaultText(f.lastFault),
 				sim.FormatDuration(f.bound())), s.waiting...))
 	}
 	if len(short) > 0 && len(r.Violations) == 0 && r.Applicable {
 		undecided(&r, short[0], f)
 	}
 	return r
+}
+
+// listNames joins names as a sentence does: "c1", "c1 and c2", "c1, c2 and c3".
+func listNames(ns []string) string {
+	if len(ns) <= 1 {
+		return strings.Join(ns, "")
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
 func verbWas(n int) string {

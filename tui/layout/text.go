@@ -2,6 +2,7 @@ package layout
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -90,11 +91,25 @@ func (tl *Timeline) RowText(r, width int) string {
 	return b.String()
 }
 
-// WriteText renders the whole timeline as plain text, as `locksim run` prints it.
-func (tl *Timeline) WriteText(w io.Writer) error {
+// WriteText renders the whole timeline as plain text.
+func (tl *Timeline) WriteText(w io.Writer) error { return tl.WriteElided(w, 0, 0) }
+
+// WriteElided renders the timeline as `locksim run` prints it: with head > 0 a
+// long timeline shows its first head and last tail rows, every violation row, and
+// says how many rows it left out.
+func (tl *Timeline) WriteElided(w io.Writer, head, tail int) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(tl.Header(ColumnWidth) + "\n")
+	skipped := 0
 	for r := 0; r < tl.Len(); r++ {
+		if head > 0 && tl.Len() > head+tail && r >= head && r < tl.Len()-tail && tl.refs[r] >= 0 {
+			skipped++
+			continue
+		}
+		if skipped > 0 {
+			fmt.Fprintf(bw, "          ... %d rows left out ...\n", skipped)
+			skipped = 0
+		}
 		bw.WriteString(tl.RowText(r, ColumnWidth) + "\n")
 	}
 	return bw.Flush()
