@@ -62,9 +62,14 @@ func protocols() []string {
 	return ps
 }
 
-func buildRedisNode(a *args, _ refFunc) func(sim.Env) sim.Process {
+func buildRedisNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 	p, _ := redis.ParsePersistence(a.oneOf("persistence", "none", redis.PersistenceNames()...))
-	cfg := redis.NodeConfig{Persistence: p, Service: a.str("service", "")}
+	cfg := redis.NodeConfig{Persistence: p, Service: a.str("service", ""), ReplLag: a.dur("repl-lag", 0)}
+	if _, ok := a.kv["replica-of"]; ok {
+		cfg.Replica, cfg.Master = true, ref("replica-of", "redis", false)[0]
+	} else {
+		a.allowed = append(a.allowed, "replica-of")
+	}
 	if t, ok := a.take("preload"); ok {
 		cfg.Preload = map[string]string{}
 		for _, kv := range strings.Split(t.text, ",") {

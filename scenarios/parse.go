@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 )
@@ -627,6 +628,12 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 	case "heal":
 		err = p.positional(ln, pos, 0, "heal")
 		act.Kind = sim.ActHeal
+	case "failover":
+		// A failover promotes a replica: it is told REPLICAOF NO ONE.
+		if err = fault(sim.ActCommand, "failover REPLICA"); err == nil && p.s.procs[act.Proc].kind.name != "redis" {
+			err = p.err(ln.num, pos[0].col, pos[0].text+" is not a redis node", "failover promotes a replica: declare it with node NAME redis replica-of=MASTER")
+		}
+		act.Msg = sim.Message{Op: redis.CmdFailover}
 	default:
 		err = p.clientAction(ln, verb, toks, &act)
 		return act, err
@@ -673,7 +680,7 @@ func (p *parser) partition(ln line, pos []token, act *sim.Action) error {
 func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action) error {
 	id, ok := p.ids[who.text]
 	if !ok {
-		hint := "actions are: crash, power-loss, shutdown, restart, pause, resume, clock-jump, clock-drift, partition, heal, or CLIENT acquire|release|read|write"
+		hint := "actions are: crash, power-loss, shutdown, restart, pause, resume, clock-jump, clock-drift, partition, heal, failover, or CLIENT acquire|release|read|write"
 		return p.err(ln.num, who.col, "unknown action or process "+strconv.Quote(who.text), hint)
 	}
 	if p.s.procs[id].kind.decl != "client" {

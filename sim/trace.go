@@ -177,7 +177,7 @@ func (t *Trace) ObsText(o *Observation) string {
 	case ObsBeliefEnd:
 		return who + " no longer believes it holds " + o.Lock + " (" + o.Reason + ")"
 	case ObsGrant:
-		s := o.Service + " grants " + o.Lock + " to " + who + " as " + o.Grant
+		s := t.serviceName(o) + " grants " + o.Lock + " to " + who + " as " + o.Grant
 		if o.Value > 0 {
 			s = who + " wins " + o.Lock + " as " + o.Grant + " on " + o.Text + " (a majority)"
 		}
@@ -186,7 +186,7 @@ func (t *Trace) ObsText(o *Observation) string {
 		}
 		return s + " with no expiry"
 	case ObsGrantEnd:
-		s := o.Service + " withdraws " + who + "'s grant of " + o.Lock + " (" + o.Reason
+		s := t.serviceName(o) + " withdraws " + who + "'s grant of " + o.Lock + " (" + o.Reason
 		if o.By != NoProc && o.By != o.Client && o.By != o.Proc {
 			s += " by " + t.Name(o.By)
 		}
@@ -216,6 +216,15 @@ func (t *Trace) ObsText(o *Observation) string {
 		return o.Text
 	}
 	return o.Kind.String()
+}
+
+// serviceName names who grants: the node, and the service it stands for when
+// that differs (a promoted replica grants for its old master's service).
+func (t *Trace) serviceName(o *Observation) string {
+	if n := t.Name(o.Proc); o.Service != "" && o.Service != n {
+		return n + " (for " + o.Service + ")"
+	}
+	return t.Name(o.Proc)
 }
 
 // Hash is the SHA-256 of the trace's text form: equal hashes, equal runs.

@@ -48,6 +48,12 @@ type NodeConfig struct {
 	// Preload sets keys when the node first starts (a counter that has been
 	// counting for a while, so tokens read 33 and 34 as in Kleppmann's figure).
 	Preload map[string]string
+	// Replica makes the node a replica of Master; by default it is a master.
+	Replica bool
+	Master  sim.ProcID
+	// ReplLag is how long a master keeps a write before shipping it to its
+	// replicas (0: at once, in the same step).
+	ReplLag time.Duration
 }
 
 const (
@@ -68,6 +74,13 @@ type Node struct {
 	env         sim.Env
 	cfg         NodeConfig
 	keys        map[string]entry
+	master      sim.ProcID // the master followed, or NoProc for a master
+	replicas    []replica
+	backlog     []sim.Message
+	replArmed   bool
+	offset      int64 // writes shipped to replicas (a master)
+	replOffset  int64 // writes applied from the stream (a replica)
+	waits       []waiter
 	expiryArmed bool
 	expiryAt    time.Duration // the armed expiry timer's wall deadline
 	fsyncArmed  bool
@@ -76,10 +89,17 @@ type Node struct {
 // NewNode returns a constructor for a node with cfg, for sim.World.AddProcess.
 func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process {
+		master := sim.NoProc
+		if cfg.Replica {
+			master = cfg.Master
+		}
 		if cfg.Service == "" {
 			cfg.Service = env.Name
+			if master != sim.NoProc {
+				cfg.Service = env.Names[master] // one service: the master and its replicas
+			}
 		}
-		return &Node{env: env, cfg: cfg, keys: map[string]entry{}}
+		return &Node{env: env, cfg: cfg, keys: map[string]entry{}, master: master}
 	}
 }
 
@@ -94,6 +114,13 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			}
 		}
 		n.recover(now, in.Disk, out)
+		if n.isReplica() {
+			out.Send(n.master, sim.Message{Op: OpPSync})
+		}
+	case sim.InCommand:
+		if in.Msg.Op == CmdFailover {
+			n.promote(out)
+		}
 	case sim.InShutdown:
 		// SHUTDOWN flushes the AOF, so with persistence on every key survives a
 		// clean stop, and its absolute expiry keeps counting while the node is
@@ -112,8 +139,23 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerFsync:
 			n.fsyncArmed = false
 			out.Fsync()
+		case timerRepl:
+			n.ship(out)
+		case timerWait:
+			n.answerWaits(now, out, true)
 		}
 	case sim.InMessage:
+		if n.replication(now, in.From, in.Msg, out) {
+			return
+		}
+		if in.Msg.Op == OpWait {
+			n.wait(now, in.From, in.Msg, out)
+			return
+		}
+		if n.isReplica() && writes(in.Msg.Op) {
+			out.Send(in.From, sim.Message{Op: ReplyErr, Value: "READONLY You can't write against a read only replica.", ID: in.Msg.ID})
+			return
+		}
 		reply := n.command(now, in.From, in.Msg, out)
 		reply.ID = in.Msg.ID
 		out.Send(in.From, reply)
@@ -237,6 +279,7 @@ func ownerReason(by sim.ProcID, e entry) string {
 // remove deletes a key on a command and logs the deletion.
 func (n *Node) remove(by sim.ProcID, k string, e entry, reason string, out *sim.Outputs) {
 	n.drop(k, e, by, reason, out)
+	n.replicate(sim.Message{Op: recDel, Key: k}, out)
 	if n.cfg.Persistence != PersistNone {
 		out.Write(sim.Message{Op: recDel, Key: k})
 		n.syncPolicy(out)
@@ -289,16 +332,32 @@ func (n *Node) TimerName(id sim.TimerID) string {
 		return "key expiry"
 	case timerFsync:
 		return "fsync (everysec)"
+	case timerRepl:
+		return "ship writes to replicas"
+	case timerWait:
+		return "WAIT timeout"
 	}
 	return ""
 }
 
+// persist hands a key's new state to the disk (per policy) and, on a master, to
+// the replicas.
 func (n *Node) persist(k string, e entry, out *sim.Outputs) {
+	n.replicate(n.record(k, e), out)
 	if n.cfg.Persistence == PersistNone {
 		return
 	}
 	out.Write(n.record(k, e))
 	n.syncPolicy(out)
+}
+
+// writes reports whether a command changes the dataset.
+func writes(op string) bool {
+	switch op {
+	case OpGet:
+		return false
+	}
+	return true
 }
 
 func (n *Node) syncPolicy(out *sim.Outputs) {

@@ -1,0 +1,181 @@
+package redis
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Replication, as Redis does it: asynchronous. A replica connects to its master
+// with PSYNC and receives the whole dataset, then every write. The master answers
+// its client first and ships the write after ReplLag (its event loop, a slow link);
+// a master that crashes inside that window takes the write with it, and a replica
+// promoted by a failover never had it. WAIT lets a client block until some replicas
+// acknowledge a write; it does not make a lock safe, because acknowledged is not
+// durable and the failover may choose another replica.
+
+const (
+	OpPSync     = "PSYNC"
+	OpReplicate = "REPLICATE" // one write, in the replication stream
+	OpReplAck   = "REPLCONF ACK"
+	OpWait      = "WAIT"
+	// CmdFailover is the command a failover sends to the replica it promotes.
+	CmdFailover = "REPLICAOF NO ONE"
+
+	timerRepl sim.TimerID = iota + 100
+	timerWait
+)
+
+type replica struct {
+	id    sim.ProcID
+	acked int64 // replication offset the replica has acknowledged
+}
+
+type waiter struct {
+	client   sim.ProcID
+	reqID    uint64
+	offset   int64
+	need     int64
+	deadline time.Duration // monotonic
+}
+
+// isReplica reports whether the node serves as a replica now.
+func (n *Node) isReplica() bool { return n.master != sim.NoProc }
+
+// replicate queues a write for the replicas (a master's job).
+func (n *Node) replicate(rec sim.Message, out *sim.Outputs) {
+	if n.isReplica() || len(n.replicas) == 0 {
+		return
+	}
+	n.offset++
+	n.backlog = append(n.backlog, rec)
+	if n.cfg.ReplLag <= 0 {
+		n.ship(out)
+		return
+	}
+	if !n.replArmed {
+		n.replArmed = true
+		out.SetTimer(timerRepl, n.cfg.ReplLag)
+	}
+}
+
+// ship sends the backlog to every replica.
+func (n *Node) ship(out *sim.Outputs) {
+	n.replArmed = false
+	for _, rec := range n.backlog {
+		for _, r := range n.replicas {
+			m := rec
+			m.Op = OpReplicate + " " + rec.Op
+			out.Send(r.id, m)
+		}
+	}
+	n.backlog = n.backlog[:0]
+}
+
+// replication handles the replication protocol's messages; it reports whether the
+// message was one of them.
+func (n *Node) replication(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) bool {
+	switch {
+	case m.Op == OpPSync:
+		n.addReplica(from, out)
+	case len(m.Op) > len(OpReplicate) && m.Op[:len(OpReplicate)] == OpReplicate:
+		if from != n.master {
+			return true // a stream from a master this node no longer follows
+		}
+		rec := m
+		rec.Op = m.Op[len(OpReplicate)+1:]
+		n.applyRecord(now, rec, "replicated", out)
+		n.replOffset++
+		out.Send(from, sim.Message{Op: OpReplAck}.WithN(n.replOffset))
+	case m.Op == OpReplAck:
+		for i := range n.replicas {
+			if n.replicas[i].id == from {
+				n.replicas[i].acked = m.N
+			}
+		}
+		n.answerWaits(now, out, false)
+	default:
+		return false
+	}
+	return true
+}
+
+func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
+	for _, r := range n.replicas {
+		if r.id == id {
+			return
+		}
+	}
+	n.replicas = append(n.replicas, replica{id: id})
+	// A full resynchronisation: the replica starts from the whole dataset.
+	for _, k := range n.sortedKeys() {
+		out.Send(id, func() sim.Message { m := n.record(k, n.keys[k]); m.Op = OpReplicate + " " + m.Op; return m }())
+	}
+	out.Observe(n.note("%s replicates to %s", n.env.Name, n.env.Names[id]))
+}
+
+// applyRecord applies a SET or DEL record (from the stream or the disk).
+func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out *sim.Outputs) {
+	switch r.Op {
+	case recSet:
+		e := entry{value: r.Value, expires: r.HasN, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
+		n.keys[r.Key] = e
+		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})
+		n.persist(r.Key, e, out)
+		n.armExpiry(out)
+	case recDel:
+		if e, ok := n.keys[r.Key]; ok {
+			delete(n.keys, r.Key)
+			out.Observe(sim.Observation{Kind: sim.ObsRemoved, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})
+			if n.cfg.Persistence != PersistNone {
+				out.Write(sim.Message{Op: recDel, Key: r.Key})
+				n.syncPolicy(out)
+			}
+			n.armExpiry(out)
+		}
+	}
+}
+
+// wait starts a WAIT numreplicas timeout(ms): it is answered when enough replicas
+// have acknowledged every write so far, or when the timeout runs out.
+func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	n.waits = append(n.waits, waiter{client: from, reqID: m.ID, offset: n.offset, need: m.N,
+		deadline: now.Mono + time.Duration(m.M)*time.Millisecond})
+	n.answerWaits(now, out, false)
+	if len(n.waits) > 0 {
+		out.SetTimer(timerWait, time.Duration(m.M)*time.Millisecond)
+	}
+}
+
+func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs, timeout bool) {
+	kept := n.waits[:0]
+	for _, w := range n.waits {
+		acked := int64(0)
+		for _, r := range n.replicas {
+			if r.acked >= w.offset {
+				acked++
+			}
+		}
+		if acked >= w.need || now.Mono >= w.deadline || (timeout && now.Mono >= w.deadline) {
+			out.Send(w.client, sim.Message{Op: ReplyInt, ID: w.reqID}.WithN(acked))
+			continue
+		}
+		kept = append(kept, w)
+	}
+	n.waits = kept
+}
+
+// promote turns a replica into a master (a failover).
+func (n *Node) promote(out *sim.Outputs) {
+	if !n.isReplica() {
+		out.Observe(n.note("%s is already a master", n.env.Name))
+		return
+	}
+	out.Observe(n.note("%s is promoted to master (failover): it stops following %s", n.env.Name, n.env.Names[n.master]))
+	n.master = sim.NoProc
+}
+
+func (n *Node) note(format string, a ...any) sim.Observation {
+	return sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc, Text: fmt.Sprintf(format, a...)}
+}
