@@ -354,3 +354,29 @@ func TestTrueDurationDoesNotOverflow(t *testing.T) {
 		}
 	}
 }
+
+// Links are FIFO like TCP: jitter delays messages but never reorders them on one
+// link; only reorder= does.
+func TestLinksAreFIFOUnlessReordering(t *testing.T) {
+	order := func(l Link) []uint64 {
+		w, a, b := twoEchoes(Config{Seed: 3})
+		w.Network().SetLink(a, b, l)
+		for i := range 40 {
+			w.Schedule(Time(i)*Time(10*time.Microsecond), cmd(a, "ping", int64(b), 1))
+		}
+		tr := w.Run()
+		var ids []uint64
+		for i := range tr.Len() {
+			if e := tr.Event(i); e.Kind == EvDeliver && e.Proc == b {
+				ids = append(ids, e.MsgID)
+			}
+		}
+		return ids
+	}
+	if ids := order(Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: DelayUniform}); !slices.IsSorted(ids) {
+		t.Errorf("a jittery link reordered messages: %v", ids)
+	}
+	if ids := order(Link{Delay: time.Millisecond, Reorder: 0.5}); slices.IsSorted(ids) {
+		t.Errorf("reorder=0.5 never reordered 40 messages")
+	}
+}

@@ -30,7 +30,9 @@ func ParseDelayDist(s string) (DelayDist, bool) {
 }
 
 // Link is the behaviour of messages from one process to another. Faults are settings,
-// not code paths: a lossy link is a link with Loss > 0.
+// not code paths: a lossy link is a link with Loss > 0. A link is FIFO, like the
+// TCP connection every modelled system uses: jitter delays a message but never lets
+// it overtake an earlier one on the same link. Only Reorder breaks the order.
 type Link struct {
 	Delay        time.Duration
 	Jitter       time.Duration
@@ -61,6 +63,7 @@ type Network struct {
 	n         int
 	links     []Link // n*n, built when the run starts
 	cut       []bool // n*n: cut[from*n+to] drops from's messages to to
+	last      []Time // n*n: the latest arrival queued on each link (FIFO)
 	rng       *rand.Rand
 }
 
@@ -81,6 +84,7 @@ func (n *Network) build(procs int, rng *rand.Rand) {
 	n.n, n.rng = procs, rng
 	n.links = make([]Link, procs*procs)
 	n.cut = make([]bool, procs*procs)
+	n.last = make([]Time, procs*procs)
 	for i := range n.links {
 		n.links[i] = n.def
 	}
@@ -89,12 +93,27 @@ func (n *Network) build(procs int, rng *rand.Rand) {
 	}
 }
 
-// delay draws one message's delay on the link, or reports it lost. Only links with
-// randomness draw from the stream, so a fixed network consumes no randomness.
-func (n *Network) delay(from, to ProcID) (d time.Duration, lost bool) {
+// arrival draws when a message sent at now arrives, or reports it lost. Only links
+// with randomness draw from the stream, so a fixed network consumes no randomness.
+func (n *Network) arrival(from, to ProcID, now Time) (at Time, lost bool) {
+	d, reordered, lost := n.delay(from, to)
+	if lost {
+		return 0, true
+	}
+	at = now.Add(d)
+	if reordered {
+		return at, false // held back: later messages may overtake it
+	}
+	i := int(from)*n.n + int(to)
+	at = max(at, n.last[i])
+	n.last[i] = at
+	return at, false
+}
+
+func (n *Network) delay(from, to ProcID) (d time.Duration, reordered, lost bool) {
 	l := &n.links[int(from)*n.n+int(to)]
 	if l.Loss > 0 && n.rng.Float64() < l.Loss {
-		return 0, true
+		return 0, false, true
 	}
 	d = l.Delay
 	switch l.Dist {
@@ -111,8 +130,9 @@ func (n *Network) delay(from, to ProcID) (d time.Duration, lost bool) {
 			rd = max(10*l.Delay, time.Millisecond)
 		}
 		d += time.Duration(n.rng.Int64N(int64(rd) + 1))
+		reordered = true
 	}
-	return d, false
+	return d, reordered, false
 }
 
 func (n *Network) duplicate(from, to ProcID) bool {

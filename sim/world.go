@@ -326,17 +326,17 @@ func (w *World) transmit(from, to ProcID, m *Message) {
 		w.recordDrop(&send, "partition")
 		return
 	}
-	d, lost := w.net.delay(from, to)
-	send.Dur = d
+	at, lost := w.net.arrival(from, to, w.now)
+	send.Dur = time.Duration(at - w.now)
 	w.record(send)
 	if lost {
 		w.recordDrop(&send, "loss")
 		return
 	}
-	w.queueMessage(from, to, send.msg, send.MsgID, d)
+	w.queueMessage(from, to, send.msg, send.MsgID, at)
 	if w.net.duplicate(from, to) {
-		if d2, lost := w.net.delay(from, to); !lost {
-			w.queueMessage(from, to, send.msg, send.MsgID, d2)
+		if at2, lost := w.net.arrival(from, to, w.now); !lost {
+			w.queueMessage(from, to, send.msg, send.MsgID, at2)
 		}
 	}
 }
@@ -349,8 +349,8 @@ func (w *World) recordDrop(send *Event, why string) {
 
 // queueMessage queues a delivery of the trace's message msg: the trace's message
 // table is also the store of messages in flight.
-func (w *World) queueMessage(from, to ProcID, msg int32, id uint64, d time.Duration) {
-	w.push(item{at: w.now.Add(d), kind: itDeliver, proc: to, from: from,
+func (w *World) queueMessage(from, to ProcID, msg int32, id uint64, at Time) {
+	w.push(item{at: at, kind: itDeliver, proc: to, from: from,
 		gen: w.procs[to].gen, slot: msg, msgID: id})
 }
 

@@ -25,6 +25,10 @@ type Config struct {
 	Retry       time.Duration // the retry delay: random in [0, Retry], or exactly Retry if FixedRetry
 	FixedRetry  bool
 	MaxAttempts int // 0: unlimited
+	// Work, when set, makes the client loop: once it holds the lock it works for
+	// this long, releases, and acquires again (a workload for benchmarks and
+	// property tests).
+	Work time.Duration
 }
 
 // DefaultConfig is the distlock page's suggestion.
@@ -47,6 +51,7 @@ const (
 	timerNode     sim.TimerID = iota + 1 // the per-node (or per-round, multiplexed) timeout
 	timerRetry                           // the delay before the next attempt
 	timerValidity                        // the validity the client computed runs out
+	timerWork                            // a looping client's work is done
 )
 
 // Client is a Redlock client.
@@ -113,6 +118,10 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerValidity:
 			c.endBelief(sim.ReasonValidity, out)
 			c.st = idle
+			c.loop(now, out)
+		case timerWork:
+			c.release(out)
+			c.loop(now, out)
 		}
 	case sim.InMessage:
 		c.reply(now, in.From, in.Msg, out)
@@ -271,6 +280,16 @@ func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
 		Value: int64(validity / time.Millisecond)})
 	out.SetTimer(timerValidity, validity)
+	if c.cfg.Work > 0 {
+		out.SetTimer(timerWork, c.cfg.Work)
+	}
+}
+
+// loop starts the next acquisition of a looping client.
+func (c *Client) loop(now sim.LocalTime, out *sim.Outputs) {
+	if c.cfg.Work > 0 && c.st == idle {
+		c.startAcquire(now, sim.Message{Op: redis.CmdAcquire, Key: c.lock}.WithN(int64(c.ttl/time.Millisecond)), out)
+	}
 }
 
 // unlockAll sends compare-and-delete to every node, as the algorithm requires after
@@ -298,6 +317,7 @@ func (c *Client) release(out *sim.Outputs) {
 	}
 	c.endBelief(sim.ReasonReleased, out)
 	c.st = idle
+	out.CancelTimer(timerWork)
 	c.unlockAll(out)
 }
 
@@ -327,6 +347,8 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "retry"
 	case timerValidity:
 		return "validity ends"
+	case timerWork:
+		return "work done"
 	}
 	return ""
 }

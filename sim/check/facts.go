@@ -15,6 +15,13 @@ type facts struct {
 	procs     []procEvent // crashes, power losses, shutdowns and restarts, in order
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
+	byKey     map[ledgerKey][]*grantRec
+}
+
+// ledgerKey finds a grant's records: the node, the lock and the granted value.
+type ledgerKey struct {
+	proc        sim.ProcID
+	lock, grant string
 }
 
 // procEvent is a process going down or coming back.
@@ -91,6 +98,7 @@ func (f *facts) walk(obs func(o *sim.Observation), proc func(p procEvent)) {
 func (f *facts) buildLedger() {
 	open := map[sim.ProcID][]*grantRec{} // by granting node
 	recovered := map[*grantRec]bool{}
+	f.byKey = map[ledgerKey][]*grantRec{}
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
 		case sim.ObsGrant:
@@ -102,6 +110,8 @@ func (f *facts) buildLedger() {
 			g := &grantRec{client: o.Client, proc: o.Proc, service: o.Service, lock: o.Lock, grant: o.Grant,
 				at: o.At, withdrawn: sim.Never}
 			f.grants = append(f.grants, g)
+			k := ledgerKey{o.Proc, o.Lock, o.Grant}
+			f.byKey[k] = append(f.byKey[k], g)
 			open[o.Proc] = append(open[o.Proc], g)
 		case sim.ObsGrantEnd:
 			f.withdraw(open, o.Proc, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
@@ -157,8 +167,8 @@ func withdrawalText(f *facts, o *sim.Observation) string {
 // ledgerEntry finds the ledger's record of the grant an observation reports.
 func (f *facts) ledgerEntry(proc sim.ProcID, lock, grant string, at sim.Time) *grantRec {
 	var found *grantRec
-	for _, g := range f.grants {
-		if g.proc == proc && g.lock == lock && g.grant == grant && g.at <= at {
+	for _, g := range f.byKey[ledgerKey{proc, lock, grant}] {
+		if g.at <= at {
 			found = g
 		}
 	}

@@ -103,10 +103,14 @@ func metrics(f *facts) []Metric {
 		}
 		// A grant blocks others while it is held, except while its own client is
 		// still trying (the reply is on its way to it).
+		tries := map[sim.ProcID][]span{}
+		for c, ts := range s.tries {
+			tries[c] = merge(ts)
+		}
 		var held []span
 		for _, g := range f.grants {
 			if g.lock == l {
-				held = append(held, subtract(span{g.at, min(g.withdrawn, f.end())}, merge(s.tries[g.client]))...)
+				held = append(held, subtract(span{g.at, min(g.withdrawn, f.end())}, tries[g.client])...)
 			}
 		}
 		unavailable = append(unavailable, intersect(merge(s.windows), merge(held))...)
