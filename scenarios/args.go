@@ -112,8 +112,8 @@ func (a *args) signedDur(key string, def time.Duration) time.Duration {
 		return def
 	}
 	d, err := parseDuration(t.text)
-	if err != nil {
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration", key, t.text), "write a duration like 2s or -1.5s")
+	if err != nil || d > maxOffset || d < -maxOffset {
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration within 1000h", key, t.text), "write a duration like 2s or -1.5s")
 		return def
 	}
 	return d
@@ -138,7 +138,7 @@ func (a *args) prob(key string, def float64) float64 {
 		return def
 	}
 	p, err := strconv.ParseFloat(t.text, 64)
-	if err != nil || p < 0 || p > 1 {
+	if err != nil || !(p >= 0 && p <= 1) { // also rejects NaN
 		a.fail(t.col, fmt.Sprintf("%s=%s is not a probability", key, t.text), "write a number from 0 to 1, like 0.1")
 		return def
 	}
@@ -164,6 +164,9 @@ func (a *args) err() error {
 	}
 	return nil
 }
+
+// maxOffset bounds clock offsets and jumps, so that readings never overflow.
+const maxOffset = 1000 * time.Hour
 
 // parseDuration reads a Go duration ("10s", "1.5s", "250ms"), and a bare 0.
 func parseDuration(s string) (time.Duration, error) {

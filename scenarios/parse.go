@@ -611,7 +611,7 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 		if verb.text == "clock-jump" {
 			act.Kind = sim.ActJump
 			act.Dur, err = time.ParseDuration(pos[1].text)
-			if err != nil || act.Dur == 0 {
+			if err != nil || act.Dur == 0 || act.Dur > maxOffset || act.Dur < -maxOffset {
 				return act, p.err(ln.num, pos[1].col, strconv.Quote(pos[1].text)+" is not a clock jump",
 					"write a signed duration like +15s or -2s")
 			}

@@ -73,6 +73,7 @@ type Client struct {
 	pending  string        // the request awaiting a reply
 	reqID    uint64
 	believes bool
+	held     string // the value of the last acquisition that succeeded
 	token    int64
 	hasToken bool
 }
@@ -138,14 +139,14 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.release(out)
 	case CmdRead, CmdWrite:
-		// The client acts under the grant it last acquired, believing or not: the
+		// The client acts under the grant it last held, believing or not: the
 		// scenario decides when a stale client writes.
 		target := c.env.Lookup(m.Key)
 		if target == sim.NoProc {
 			out.Observe(c.note("%s: no process %s to %s", c.env.Name, m.Key, m.Op))
 			return
 		}
-		op := sim.Message{Op: m.Op, Key: m.Key, Value: c.value}
+		op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
 		if c.hasToken {
 			op = op.WithN(c.token)
 		}
@@ -229,6 +230,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
 	c.state = stateHolding
 	c.believes = true
+	c.held = c.value
 	ob := sim.Observation{Kind: sim.ObsBeliefStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value,
 		Token: c.token, HasToken: c.hasToken}
 	if c.cfg.ValidityTimer {

@@ -200,13 +200,13 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 			n.remove(n.env.ID, k, e, sim.ReasonExpired, out)
 			return intReply(1)
 		}
-		n.setExpiry(now, k, e, time.Duration(m.N)*unit, out)
+		n.setExpiry(now, from, k, e, time.Duration(m.N)*unit, out)
 		return intReply(1)
 	case OpCAX:
 		if !exists || e.value != m.Value || m.N <= 0 {
 			return intReply(0)
 		}
-		n.setExpiry(now, k, e, time.Duration(m.N)*time.Millisecond, out)
+		n.setExpiry(now, from, k, e, time.Duration(m.N)*time.Millisecond, out)
 		return intReply(1)
 	case OpGet:
 		if !exists {
@@ -257,13 +257,18 @@ func (n *Node) store(now sim.LocalTime, from sim.ProcID, k, v string, ttl time.D
 	n.armExpiry(out)
 }
 
-func (n *Node) setExpiry(now sim.LocalTime, k string, e entry, ttl time.Duration, out *sim.Outputs) {
+func (n *Node) setExpiry(now sim.LocalTime, by sim.ProcID, k string, e entry, ttl time.Duration, out *sim.Outputs) {
 	e.expires, e.expireAt = true, addSat(now.Wall, ttl)
 	n.keys[k] = e
-	if e.lock {
-		// The promise changes: the lock now ends ttl from here.
+	switch {
+	case e.lock && by == e.owner:
+		// The owner changes its promise: the lock now ends ttl from here.
 		out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: e.owner,
 			By: sim.NoProc, Lock: k, Grant: e.value, Window: ttl})
+	case e.lock:
+		// Someone else's EXPIRE changes the key under its owner: the key may now
+		// expire early, but the service's promise to the owner stands.
+		out.Observe(n.note("%s's %s changes the expiry of %s's key %s", n.env.Names[by], "EXPIRE", n.env.Names[e.owner], k))
 	}
 	n.persist(k, e, out)
 	n.armExpiry(out)

@@ -70,6 +70,7 @@ type Client struct {
 	got      []bool        // per node: SET succeeded this round
 	reqID    uint64
 	believes bool
+	held     string // the value of the last acquisition that succeeded
 }
 
 // New returns a constructor for a Redlock client with cfg.
@@ -106,7 +107,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.release(out)
 		case redis.CmdRead, redis.CmdWrite:
 			if target := c.env.Lookup(in.Msg.Key); target != sim.NoProc {
-				out.Send(target, sim.Message{Op: in.Msg.Op, Key: in.Msg.Key, Value: c.value})
+				out.Send(target, sim.Message{Op: in.Msg.Op, Key: in.Msg.Key, Value: c.held})
 			}
 		}
 	case sim.InTimer:
@@ -272,6 +273,7 @@ func (c *Client) finishRound(now sim.LocalTime, out *sim.Outputs) {
 func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 	c.st = holding
 	c.believes = true
+	c.held = c.value
 	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
 		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
 		Text: fmt.Sprintf("%d of %d nodes", n, len(c.cfg.Nodes))})

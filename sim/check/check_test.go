@@ -255,3 +255,28 @@ func TestUnavailabilityMetric(t *testing.T) {
 		t.Errorf("busy then free: unavailable_ms = %v, want 0", v)
 	}
 }
+
+// Regressions from review: each history is a reviewer's counterexample, reduced.
+func TestLivenessRegressions(t *testing.T) {
+	t.Run("a grant to a client already down is an orphan", func(t *testing.T) {
+		tr := history(false, s(100), crash(0.5, c1), grant(1, c1, 0))
+		wantStatus(t, judge(t, tr, s(30), "deadlock-free"), "violated", s(31))
+	})
+	t.Run("a failed try-lock that gave up is not a stuck lock", func(t *testing.T) {
+		tr := history(false, s(100), attempt(1, c2), step{s(1.1), sim.Observation{Kind: sim.ObsGiveUp, Proc: c2, Client: c2, Lock: "L"}})
+		wantStatus(t, judge(t, tr, s(30), "progress"), "holds")
+	})
+	t.Run("progress is judged again after each acquisition", func(t *testing.T) {
+		tr := history(false, s(200), attempt(0, c2), believe(0.5, c2), stopBelieving(1, c2), attempt(2, c1))
+		wantStatus(t, judge(t, tr, s(30), "progress"), "violated", s(32))
+	})
+	t.Run("a bound that runs out exactly at the end is not judged", func(t *testing.T) {
+		tr := history(false, s(10), attempt(0, c1))
+		wantStatus(t, judge(t, tr, s(10), "progress"), "n/a")
+	})
+	t.Run("a holder's crash while the service is down is not the holder's deadlock", func(t *testing.T) {
+		// The service never comes back: an outage, not a deadlock (progress judges it).
+		tr := history(false, s(100), grant(0, c1, 5), crash(1, svc), crash(2, c1))
+		wantStatus(t, judge(t, tr, s(10), "deadlock-free"), "holds")
+	})
+}

@@ -37,15 +37,20 @@ func (p procEvent) down() bool { return p.kind != sim.EvRestart }
 // grantRec is one grant as the service kept it: from its issue until it was
 // withdrawn (ended, deleted, expired, or lost when its node restarted without it).
 type grantRec struct {
-	client     sim.ProcID
-	proc       sim.ProcID // the node that granted it
-	service    string
-	lock       string
-	grant      string
-	at         sim.Time
-	withdrawn  sim.Time // sim.Never while held
-	withdrawal string   // how it was withdrawn, for sentences
+	client       sim.ProcID
+	proc         sim.ProcID // the node that granted it
+	service      string
+	lock         string
+	grant        string
+	at           sim.Time
+	idx          int      // trace event index of the grant
+	withdrawn    sim.Time // sim.Never while held
+	withdrawnIdx int      // trace event index of the withdrawal (maxIdx while held)
+	withdrawal   string   // how it was withdrawn, for sentences
+	resurrected  bool     // brought back by a restart after it was withdrawn
 }
+
+const maxIdx = int(^uint(0) >> 1)
 
 // noFault marks a run without faults.
 const noFault = sim.Time(-1)
@@ -107,29 +112,37 @@ func (f *facts) buildLedger() {
 					return // an extension of a grant already in the ledger
 				}
 			}
-			g := &grantRec{client: o.Client, proc: o.Proc, service: o.Service, lock: o.Lock, grant: o.Grant,
-				at: o.At, withdrawn: sim.Never}
-			f.grants = append(f.grants, g)
-			k := ledgerKey{o.Proc, o.Lock, o.Grant}
-			f.byKey[k] = append(f.byKey[k], g)
-			open[o.Proc] = append(open[o.Proc], g)
+			open[o.Proc] = append(open[o.Proc], f.addGrant(&grantRec{client: o.Client, proc: o.Proc, service: o.Service,
+				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event}))
 		case sim.ObsGrantEnd:
 			f.withdraw(open, o.Proc, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
-				o.At, withdrawalText(f, o))
+				o.At, o.Event, withdrawalText(f, o))
 		case sim.ObsStored:
-			if o.Reason == "recovered" {
-				for _, g := range open[o.Proc] {
-					if g.lock == o.Lock && g.grant == o.Grant {
-						recovered[g] = true
-					}
+			if o.Reason != "recovered" {
+				return
+			}
+			found := false
+			for _, g := range open[o.Proc] {
+				if g.lock == o.Lock && g.grant == o.Grant {
+					recovered[g] = true
+					found = true
 				}
+			}
+			// A granted key that the disk brings back after it was withdrawn (a
+			// DEL that was never fsynced) holds the lock again.
+			if prev := f.byKey[ledgerKey{o.Proc, o.Lock, o.Grant}]; !found && len(prev) > 0 {
+				last := prev[len(prev)-1]
+				g := f.addGrant(&grantRec{client: last.client, proc: o.Proc, service: last.service, lock: o.Lock,
+					grant: o.Grant, at: o.At, idx: o.Event, resurrected: true})
+				open[o.Proc] = append(open[o.Proc], g)
+				recovered[g] = true
 			}
 		}
 	}, func(p procEvent) {
 		if p.kind != sim.EvRestart {
 			return
 		}
-		f.withdraw(open, p.proc, func(g *grantRec) bool { return !recovered[g] }, p.at,
+		f.withdraw(open, p.proc, func(g *grantRec) bool { return !recovered[g] }, p.at, p.idx,
 			"been lost when "+f.name(p.proc)+" restarted at "+p.at.String())
 		for _, g := range open[p.proc] {
 			delete(recovered, g)
@@ -137,11 +150,19 @@ func (f *facts) buildLedger() {
 	})
 }
 
-func (f *facts) withdraw(open map[sim.ProcID][]*grantRec, node sim.ProcID, which func(*grantRec) bool, at sim.Time, how string) {
+func (f *facts) addGrant(g *grantRec) *grantRec {
+	g.withdrawn, g.withdrawnIdx = sim.Never, maxIdx
+	f.grants = append(f.grants, g)
+	k := ledgerKey{g.proc, g.lock, g.grant}
+	f.byKey[k] = append(f.byKey[k], g)
+	return g
+}
+
+func (f *facts) withdraw(open map[sim.ProcID][]*grantRec, node sim.ProcID, which func(*grantRec) bool, at sim.Time, idx int, how string) {
 	kept := open[node][:0]
 	for _, g := range open[node] {
 		if which(g) {
-			g.withdrawn, g.withdrawal = at, how
+			g.withdrawn, g.withdrawnIdx, g.withdrawal = at, idx, how
 			continue
 		}
 		kept = append(kept, g)
@@ -175,8 +196,22 @@ func (f *facts) ledgerEntry(proc sim.ProcID, lock, grant string, at sim.Time) *g
 	return found
 }
 
-// heldAt reports whether grant g was held at the service at true time t.
-func (g *grantRec) heldAt(t sim.Time) bool { return g.at <= t && t < g.withdrawn }
+// heldAt reports whether grant g was held at the service at trace event idx.
+func (g *grantRec) heldAt(idx int) bool { return g.idx < idx && idx < g.withdrawnIdx }
+
+// downAt reports whether process p was down at trace event idx.
+func (f *facts) downAt(p sim.ProcID, idx int) bool {
+	down := false
+	for _, e := range f.procs {
+		if e.idx >= idx {
+			break
+		}
+		if e.proc == p {
+			down = e.down()
+		}
+	}
+	return down
+}
 
 func (f *facts) name(p sim.ProcID) string { return f.t.Name(p) }
 

@@ -10,38 +10,76 @@ import (
 // deadlockFree: after a holder crashes or vanishes, the lock becomes acquirable
 // again without manual help within the bound: its grant is withdrawn (it expires,
 // say) or the service grants the lock to someone else. A holder is a client whose
-// grant is still held at the service when it goes down; a client whose grant had
-// already ended leaves nothing behind.
+// grant is still held at the service when it goes down, or a client that is
+// already down when the service grants it the lock (the reply goes nowhere).
 func deadlockFree(f *facts) Result {
 	var r Result
-	var short []sim.Time // holders' crashes the run ended too soon after to judge
-	f.walk(func(*sim.Observation) {}, func(p procEvent) {
-		if !p.down() {
-			return
+	type orphan struct {
+		g    *grantRec
+		at   sim.Time
+		kind string
+	}
+	var orphans []orphan
+	for _, g := range f.grants {
+		if f.downAt(g.client, g.idx) {
+			orphans = append(orphans, orphan{g, g.at, "was already down when it was granted"})
 		}
-		for _, g := range f.grants {
-			if g.client != p.proc || !g.heldAt(p.at) {
-				continue
+		for _, p := range f.procs {
+			if p.proc == g.client && p.down() && g.heldAt(p.idx) {
+				orphans = append(orphans, orphan{g, p.at, "went down (" + p.kind.String() + ") at " + p.at.String()})
 			}
-			r.Applicable = true
-			deadline := p.at.Add(f.bound())
-			if g.withdrawn <= deadline || f.regranted(g, p.at, deadline) {
-				continue
-			}
-			if deadline > f.end() {
-				short = append(short, p.at)
-				continue
-			}
-			r.Violations = append(r.Violations, violation(deadline,
-				sprintf("%s went down (%s) at %s holding %s at %s, and %s was still not acquirable %s later",
-					f.name(p.proc), p.kind, p.at, g.lock, f.name(g.proc), g.lock, sim.FormatDuration(f.bound())),
-				f.name(p.proc)))
 		}
-	})
+	}
+	var short []sim.Time // holders the run ended too soon after to judge
+	for _, o := range orphans {
+		r.Applicable = true
+		// While the granting node itself is down, the lock is stuck by that outage,
+		// not by the holder: the bound starts when the node is back.
+		from := o.at
+		if up, ok := f.backUp(o.g.proc, o.at); ok {
+			from = up
+		} else {
+			continue // the node never came back: an outage, judged by progress
+		}
+		deadline := from.Add(f.bound())
+		if o.g.withdrawn <= deadline || f.regranted(o.g, o.at, deadline) {
+			continue
+		}
+		if deadline >= f.end() {
+			short = append(short, o.at)
+			continue
+		}
+		r.Violations = append(r.Violations, violation(deadline,
+			sprintf("%s %s holding %s at %s, and %s was still not acquirable %s later",
+				f.name(o.g.client), o.kind, o.g.lock, f.name(o.g.proc), o.g.lock, sim.FormatDuration(f.bound())),
+			f.name(o.g.client)))
+	}
 	if len(short) > 0 && len(r.Violations) == 0 {
 		undecided(&r, short[0], f)
 	}
 	return r
+}
+
+// backUp returns when process p is running again at or after t: t itself if it
+// is up then, else its next restart (false if it never restarts).
+func (f *facts) backUp(p sim.ProcID, t sim.Time) (sim.Time, bool) {
+	down := false
+	for _, e := range f.procs {
+		if e.proc != p {
+			continue
+		}
+		if e.at > t {
+			if !down {
+				return t, true
+			}
+			if !e.down() {
+				return e.at, true
+			}
+			continue
+		}
+		down = e.down()
+	}
+	return t, !down
 }
 
 // regranted reports whether the service granted g's lock to another client in
@@ -56,15 +94,16 @@ func (f *facts) regranted(g *grantRec, from, to sim.Time) bool {
 }
 
 // progress: once faults stop, some contender acquires each wanted lock within the
-// bound. Each lock is judged on its own: the bound starts at the later of the last
-// fault and the first moment a client is trying to acquire that lock; a lock
-// already held then counts as progress.
+// bound. Each lock is judged on its own, stretch by stretch: a stretch starts when,
+// after the last fault, a client is trying and nobody believes it holds the lock;
+// it ends when someone acquires it, or when every waiting client has given up
+// (then nobody wants it). A stretch longer than the bound violates progress.
 func progress(f *facts) Result {
 	type lockState struct {
 		trying, believing map[sim.ProcID]bool
-		start             sim.Time // when the bound starts counting
-		waiting           []string // who was trying then
-		done              bool
+		start             sim.Time // the open stretch's start, or Never
+		waiting           []string // who waited during it
+		reported          bool
 	}
 	locks := map[string]*lockState{}
 	var order []string
@@ -77,90 +116,94 @@ func progress(f *facts) Result {
 		}
 		return s
 	}
-	// settle looks at a lock once everything up to the last fault has happened.
-	settle := func(s *lockState, at sim.Time) {
+	var r Result
+	var short []sim.Time
+	report := func(l string, s *lockState) {
+		deadline := s.start.Add(f.bound())
+		s.reported = true
+		r.Violations = append(r.Violations, violation(deadline,
+			sprintf("%s %s trying to acquire %s from %s on, with no fault after %s, and nobody acquired it within %s",
+				listNames(s.waiting), verbWas(len(s.waiting)), l, s.start, lastFaultText(f.lastFault),
+				sim.FormatDuration(f.bound())), s.waiting...))
+	}
+	// expire reports open stretches whose bound ran out strictly before t.
+	expire := func(t sim.Time) {
+		for _, l := range order {
+			if s := locks[l]; s.start != sim.Never && !s.reported && s.start.Add(f.bound()) < t {
+				report(l, s)
+			}
+		}
+	}
+	// settle opens or closes the lock's stretch after a change at t.
+	settle := func(s *lockState, t sim.Time) {
+		if t < f.lastFault {
+			return
+		}
 		switch {
-		case s.done || s.start != sim.Never:
-		case len(s.believing) > 0:
-			s.done = true
-		case len(s.trying) > 0:
-			s.start = max(at, 0)
+		case len(s.believing) > 0 || len(s.trying) == 0:
+			s.start, s.waiting, s.reported = sim.Never, nil, false
+		case s.start == sim.Never:
+			s.start = max(t, f.lastFault, 0)
+		}
+		if s.start != sim.Never {
 			for c := range s.trying {
-				s.waiting = append(s.waiting, f.name(c))
+				if n := f.name(c); !slices.Contains(s.waiting, n) {
+					s.waiting = append(s.waiting, n)
+				}
 			}
 			slices.Sort(s.waiting)
 		}
 	}
-	evaluated := false
-	before := func(at sim.Time) {
-		if !evaluated && at > f.lastFault {
-			evaluated = true
+	settledAtFault := false
+	atFault := func(t sim.Time) {
+		if !settledAtFault && t > f.lastFault {
+			settledAtFault = true
 			for _, l := range order {
 				settle(locks[l], f.lastFault)
 			}
 		}
 	}
-	var r Result
 	f.walk(func(o *sim.Observation) {
-		before(o.At)
 		switch o.Kind {
 		case sim.ObsAttempt, sim.ObsGiveUp, sim.ObsBeliefStart, sim.ObsBeliefEnd:
 		default:
 			return
 		}
+		atFault(o.At)
+		expire(o.At)
 		s := get(o.Lock)
 		switch o.Kind {
 		case sim.ObsAttempt:
 			r.Applicable = true
 			s.trying[o.Client] = true
-			if s.start != sim.Never && !s.done && o.At <= s.start.Add(f.bound()) && !slices.Contains(s.waiting, f.name(o.Client)) {
-				s.waiting = append(s.waiting, f.name(o.Client))
-				slices.Sort(s.waiting)
-			}
 		case sim.ObsGiveUp:
 			delete(s.trying, o.Client)
 		case sim.ObsBeliefStart:
 			delete(s.trying, o.Client)
 			s.believing[o.Client] = true
-			if s.start != sim.Never && o.At <= s.start.Add(f.bound()) {
-				s.done = true
-			}
 		case sim.ObsBeliefEnd:
 			delete(s.believing, o.Client)
 		}
-		if evaluated {
-			settle(s, o.At)
-		}
+		settle(s, o.At)
 	}, func(p procEvent) {
-		before(p.at)
+		atFault(p.at)
+		expire(p.at)
 		if !p.down() {
 			return
 		}
 		for _, l := range order {
-			delete(locks[l].trying, p.proc)
-			delete(locks[l].believing, p.proc)
+			s := locks[l]
+			delete(s.trying, p.proc)
+			delete(s.believing, p.proc)
+			settle(s, p.at)
 		}
 	})
-	if !evaluated {
-		for _, l := range order {
-			settle(locks[l], max(f.lastFault, 0))
-		}
-	}
-	var short []sim.Time
+	atFault(f.end() + 1)
+	expire(f.end()) // a bound that runs out exactly at the end is not judged
 	for _, l := range order {
-		s := locks[l]
-		if s.done || s.start == sim.Never {
-			continue
-		}
-		deadline := s.start.Add(f.bound())
-		if deadline > f.end() {
+		if s := locks[l]; s.start != sim.Never && !s.reported {
 			short = append(short, s.start)
-			continue
 		}
-		r.Violations = append(r.Violations, violation(deadline,
-			sprintf("%s %s trying to acquire %s from %s on, with no fault after %s, and nobody acquired it within %s",
-				listNames(s.waiting), verbWas(len(s.waiting)), l, s.start, lastFaultText(f.lastFault),
-				sim.FormatDuration(f.bound())), s.waiting...))
 	}
 	if len(short) > 0 && len(r.Violations) == 0 && r.Applicable {
 		undecided(&r, short[0], f)

@@ -24,25 +24,24 @@ func metrics(f *facts) []Metric {
 		since             sim.Time
 		wanted            bool
 		windows           []span
-		tryingSince       map[sim.ProcID]sim.Time
-		tries             map[sim.ProcID][]span // when each client was trying
 	}
+	// outcomes: per client, when it learned how an attempt went (trace order), so
+	// a grant counts as blocking others only once its reply could have arrived.
+	type outcome struct {
+		idx int
+		at  sim.Time
+	}
+	outcomes := map[sim.ProcID][]outcome{}
 	locks := map[string]*lockState{}
 	get := func(l string) *lockState {
 		s := locks[l]
 		if s == nil {
-			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{},
-				tryingSince: map[sim.ProcID]sim.Time{}, tries: map[sim.ProcID][]span{}}
+			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{}}
 			locks[l] = s
 		}
 		return s
 	}
-	stopTrying := func(s *lockState, c sim.ProcID, at sim.Time) {
-		if s.trying[c] {
-			s.tries[c] = append(s.tries[c], span{s.tryingSince[c], at})
-			delete(s.trying, c)
-		}
-	}
+	stopTrying := func(s *lockState, c sim.ProcID, at sim.Time) { delete(s.trying, c) }
 	update := func(s *lockState, at sim.Time) {
 		wanted := len(s.trying) > 0 && len(s.believing) == 0
 		switch {
@@ -55,6 +54,10 @@ func metrics(f *facts) []Metric {
 	}
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
+		case sim.ObsAttemptFailed, sim.ObsBeliefStart, sim.ObsGiveUp:
+			outcomes[o.Client] = append(outcomes[o.Client], outcome{o.Event, o.At})
+		}
+		switch o.Kind {
 		case sim.ObsMetric:
 			vals[o.Name] = float64(o.Value)
 		case sim.ObsCounter:
@@ -62,9 +65,7 @@ func metrics(f *facts) []Metric {
 		case sim.ObsAttempt:
 			anyAttempt = true
 			s := get(o.Lock)
-			if !s.trying[o.Client] {
-				s.trying[o.Client], s.tryingSince[o.Client] = true, o.At
-			}
+			s.trying[o.Client] = true
 			update(s, o.At)
 		case sim.ObsGiveUp:
 			s := get(o.Lock)
@@ -85,6 +86,7 @@ func metrics(f *facts) []Metric {
 		if !p.down() {
 			return
 		}
+		outcomes[p.proc] = append(outcomes[p.proc], outcome{p.idx, p.at})
 		for _, l := range sortedKeys(locks) {
 			s := locks[l]
 			stopTrying(s, p.proc, p.at)
@@ -98,20 +100,23 @@ func metrics(f *facts) []Metric {
 		if s.wanted {
 			s.windows = append(s.windows, span{s.since, f.end()})
 		}
-		for c := range s.trying {
-			s.tries[c] = append(s.tries[c], span{s.tryingSince[c], f.end()})
-		}
-		// A grant blocks others while it is held, except while its own client is
-		// still trying (the reply is on its way to it).
-		tries := map[sim.ProcID][]span{}
-		for c, ts := range s.tries {
-			tries[c] = merge(ts)
-		}
+		// A grant blocks others while it is held, from the moment its client
+		// learned the outcome of its attempt (before that, the reply is on its way).
 		var held []span
 		for _, g := range f.grants {
-			if g.lock == l {
-				held = append(held, subtract(span{g.at, min(g.withdrawn, f.end())}, tries[g.client])...)
+			if g.lock != l {
+				continue
 			}
+			from := g.at
+			os := outcomes[g.client]
+			if i, _ := slices.BinarySearchFunc(os, g.idx, func(o outcome, idx int) int { return o.idx - idx }); g.resurrected {
+				// no reply is on its way: it blocks from the moment it is back
+			} else if i < len(os) {
+				from = os[i].at
+			} else if !f.downAt(g.client, g.idx) {
+				from = f.end() // the reply never arrived within the run
+			}
+			held = append(held, span{from, min(g.withdrawn, f.end())})
 		}
 		unavailable = append(unavailable, intersect(merge(s.windows), merge(held))...)
 	}
@@ -148,24 +153,6 @@ func merge(ss []span) []span {
 			out[n-1].to = max(out[n-1].to, s.to)
 			continue
 		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// subtract returns the parts of s outside the merged spans cut.
-func subtract(s span, cut []span) []span {
-	var out []span
-	for _, c := range cut {
-		if c.to <= s.from || c.from >= s.to {
-			continue
-		}
-		if c.from > s.from {
-			out = append(out, span{s.from, c.from})
-		}
-		s.from = max(s.from, c.to)
-	}
-	if s.from < s.to {
 		out = append(out, s)
 	}
 	return out
