@@ -12,7 +12,8 @@ import (
 type ObsKind uint8
 
 const (
-	// ObsAttempt: Client starts trying to acquire Lock.
+	// ObsAttempt: Client starts trying to acquire Lock. Value > 0 says it acquires
+	// by majority over Value nodes (Redlock): the nodes' grants to it are votes.
 	ObsAttempt ObsKind = iota + 1
 	// ObsAttemptFailed: one try failed; Reason says whether the client retries.
 	ObsAttemptFailed
@@ -31,6 +32,7 @@ const (
 	ObsGrant
 	// ObsGrantEnd: Service withdraws Client's grant of Lock. By caused it; Reason is
 	// one of the Reason* constants. Only a release by the owner closes the promise.
+	// Value > 0 marks the end of a majority grant, as on ObsGrant.
 	ObsGrantEnd
 	// ObsStored / ObsRemoved: a value owned by Client is stored on / removed from the
 	// emitting node under key Lock (for quorum reasoning and restarts).

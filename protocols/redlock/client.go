@@ -142,7 +142,8 @@ func (c *Client) startAcquire(now sim.LocalTime, m sim.Message, out *sim.Outputs
 	c.attempts = 0
 	c.value = redis.LockValue(c.env, c.acquired)
 	c.st = acquiring
-	out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
+	out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value,
+		Value: int64(len(c.cfg.Nodes))})
 	c.try(now, out)
 }
 
@@ -315,7 +316,7 @@ func (c *Client) release(out *sim.Outputs) {
 	}
 	if c.believes {
 		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: c.env.ID, By: c.env.ID,
-			Lock: c.lock, Grant: c.value, Reason: sim.ReasonReleased})
+			Lock: c.lock, Grant: c.value, Reason: sim.ReasonReleased, Value: int64(len(c.cfg.Nodes))})
 	}
 	c.endBelief(sim.ReasonReleased, out)
 	c.st = idle

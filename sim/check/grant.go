@@ -21,13 +21,29 @@ func promiseEnd(o *sim.Observation) sim.Time {
 
 // grantExclusive: the lock service never grants a lock while an earlier grant's
 // promised validity is still open. Grants are grouped by service and lock, so the
-// nodes of one replicated service share a promise.
+// nodes of one replicated service share a promise. A client that acquires by
+// majority (Redlock) makes its own promise (T1 + TTL - drift by its computation):
+// the single nodes' grants to it are votes, judged by quorum-backed, and a node
+// whose clock runs fast within the drift allowance does not break the promise.
 func grantExclusive(f *facts) Result {
 	type key struct{ service, lock string }
+	type voter struct {
+		client sim.ProcID
+		lock   string
+	}
 	open := map[key][]*promise{}
+	voters := map[voter]bool{}
+	for i := range f.t.Obs {
+		if o := &f.t.Obs[i]; o.Kind == sim.ObsAttempt && o.Value > 0 {
+			voters[voter{o.Client, o.Lock}] = true
+		}
+	}
 	var r Result
 	f.walk(func(o *sim.Observation) {
 		k := key{o.Service, o.Lock}
+		if (o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd) && o.Value <= 0 && voters[voter{o.Client, o.Lock}] {
+			return // a node's vote for a client that acquires by majority
+		}
 		switch o.Kind {
 		case sim.ObsGrant:
 			r.Applicable = true
