@@ -711,6 +711,14 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		} else {
 			a.allowed = append(a.allowed, "ttl")
 		}
+	case "extend":
+		if p.s.procs[id].kind.name != "redlock" {
+			return p.err(ln.num, verb.col, who.text+" is not a redlock client", "only redlock clients extend their lock")
+		}
+		act.Msg = sim.Message{Op: verb.text}
+		if err := p.positional(ln, pos, 0, who.text+" extend"); err != nil {
+			return err
+		}
 	case "release":
 		if len(pos) > 1 {
 			return p.err(ln.num, pos[1].col, "unexpected "+strconv.Quote(pos[1].text), "write "+who.text+" release [LOCK]")
@@ -733,7 +741,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	default:
 		return p.err(ln.num, verb.col, "unknown client command "+strconv.Quote(verb.text),
-			"clients take: acquire, release, read, write")
+			"clients take: acquire, release, read, write (and redlock clients: extend)")
 	}
 	return a.err()
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
+// CmdExtend asks a holding client to extend its lock by its TTL.
+const CmdExtend = "extend"
+
 // Service names the Redlock grants in observations: the promise is made by the
 // algorithm over all N nodes, not by one of them.
 const Service = "redlock"
@@ -71,13 +74,21 @@ type Client struct {
 	reqID    uint64
 	believes bool
 	held     string // the value of the last acquisition that succeeded
+	// extension round
+	extending bool
+	extT1     time.Duration
+	extended  []bool
+	extAnswer []bool
+	validEnd  time.Duration // the clock reading at which the current validity ends
+	lastT2    time.Duration
 }
 
 // New returns a constructor for a Redlock client with cfg.
 func New(cfg Config) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process {
 		n := len(cfg.Nodes)
-		return &Client{env: env, cfg: cfg, answered: make([]bool, n), got: make([]bool, n)}
+		return &Client{env: env, cfg: cfg, answered: make([]bool, n), got: make([]bool, n),
+			extended: make([]bool, n), extAnswer: make([]bool, n)}
 	}
 }
 
@@ -105,6 +116,8 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.startAcquire(now, in.Msg, out)
 		case redis.CmdRelease:
 			c.release(out)
+		case CmdExtend:
+			c.extend(now, out)
 		case redis.CmdRead, redis.CmdWrite:
 			if target := c.env.Lookup(in.Msg.Key); target != sim.NoProc {
 				out.Send(target, sim.Message{Op: in.Msg.Op, Key: in.Msg.Key, Value: c.held})
@@ -185,6 +198,18 @@ func (c *Client) nodeIndex(p sim.ProcID) int {
 
 func (c *Client) reply(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	i := c.nodeIndex(from)
+	if i >= 0 && c.extending && m.ID == c.reqID && !c.extAnswer[i] {
+		c.extAnswer[i] = true
+		c.extended[i] = m.Op == redis.ReplyInt && m.N == 1
+		for _, a := range c.extAnswer {
+			if !a {
+				return
+			}
+		}
+		out.CancelTimer(timerNode)
+		c.finishExtend(now, out)
+		return
+	}
 	if i < 0 || c.st != acquiring || m.ID != c.reqID || c.answered[i] {
 		return // a resource's reply, an unlock's reply, or a reply too late for its round
 	}
@@ -199,6 +224,10 @@ func (c *Client) reply(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 // timeout gives up on the node being asked (sequential) or on every node that has
 // not answered (multiplexed).
 func (c *Client) timeout(now sim.LocalTime, out *sim.Outputs) {
+	if c.extending {
+		c.finishExtend(now, out)
+		return
+	}
 	if c.st != acquiring {
 		return
 	}
@@ -235,6 +264,7 @@ func (c *Client) advance(now sim.LocalTime, out *sim.Outputs) {
 // finishRound takes T2 and decides, as the distlock page says.
 func (c *Client) finishRound(now sim.LocalTime, out *sim.Outputs) {
 	t2 := c.clock(now)
+	c.lastT2 = t2
 	n := 0
 	for _, g := range c.got {
 		if g {
@@ -283,9 +313,51 @@ func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
 		Value: int64(validity / time.Millisecond)})
 	out.SetTimer(timerValidity, validity)
+	c.validEnd = c.lastT2 + validity
 	if c.cfg.Work > 0 {
 		out.SetTimer(timerWork, c.cfg.Work)
 	}
+}
+
+// extend sends compare-and-extend to every node, as the distlock page describes:
+// the extension counts only if a majority extends it within the validity.
+func (c *Client) extend(now sim.LocalTime, out *sim.Outputs) {
+	if c.st != holding || c.extending {
+		out.Observe(c.note("%s holds no lock to extend; extend ignored", c.env.Name))
+		return
+	}
+	c.extending = true
+	c.extT1 = c.clock(now)
+	c.reqID++
+	for i, n := range c.cfg.Nodes {
+		c.extended[i], c.extAnswer[i] = false, false
+		out.Send(n, sim.Message{Op: redis.OpCAX, Key: c.lock, Value: c.value, ID: c.reqID}.WithN(int64(c.ttl/time.Millisecond)))
+	}
+	out.SetTimer(timerNode, c.cfg.NodeTimeout)
+}
+
+func (c *Client) finishExtend(now sim.LocalTime, out *sim.Outputs) {
+	c.extending = false
+	t2 := c.clock(now)
+	n := 0
+	for _, e := range c.extended {
+		if e {
+			n++
+		}
+	}
+	validity := c.ttl - (t2 - c.extT1) - Drift(c.ttl, c.cfg.DriftFactor, c.cfg.DriftConst)
+	if n < c.Quorum() || validity <= 0 || !c.believes || t2 >= c.validEnd {
+		out.Observe(c.note("%s's extension of %s failed: %d of %d nodes; the lock stays valid only until its old validity ends",
+			c.env.Name, c.lock, n, len(c.cfg.Nodes)))
+		return
+	}
+	c.validEnd = t2 + validity
+	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
+		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
+		Text: fmt.Sprintf("%d of %d nodes (extended)", n, len(c.cfg.Nodes))})
+	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
+		Value: int64(validity / time.Millisecond)})
+	out.SetTimer(timerValidity, validity)
 }
 
 // loop starts the next acquisition of a looping client.
@@ -320,6 +392,7 @@ func (c *Client) release(out *sim.Outputs) {
 	}
 	c.endBelief(sim.ReasonReleased, out)
 	c.st = idle
+	c.extending = false
 	out.CancelTimer(timerWork)
 	c.unlockAll(out)
 }
