@@ -96,6 +96,8 @@ func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		MaxAttempts:   int(a.int("attempts", 0, 0, 1_000_000)),
 		Timeout:       a.dur("timeout", time.Second),
 		FencingINCR:   a.oneOf("fencing", "off", "off", "incr") == "incr",
+		WaitReplicas:  int(a.int("wait", 0, 0, 100)),
+		WaitTimeout:   a.dur("wait-timeout", 100*time.Millisecond),
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")

@@ -30,6 +30,12 @@ type ClientConfig struct {
 	// succeeds, the client INCRs TokenKey(lock) on the same node and carries the
 	// number to the resource with every operation (Kleppmann, 2016).
 	FencingINCR bool
+	// WaitReplicas makes the client send WAIT WaitReplicas WaitTimeout after SET
+	// succeeds, and count the lock as taken only if that many replicas
+	// acknowledged it. It does not make the lock safe: acknowledged is not
+	// durable, and a failover may promote a replica that did not acknowledge.
+	WaitReplicas int
+	WaitTimeout  time.Duration
 }
 
 // TokenKey is the counter a fencing client INCRs for a lock's tokens.
@@ -201,6 +207,20 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		switch {
 		case m.Op != ReplyOK:
 			c.failAttempt("key exists", out)
+		case c.cfg.WaitReplicas > 0:
+			c.request(sim.Message{Op: OpWait}.WithN(int64(c.cfg.WaitReplicas)).WithM(int64(c.cfg.WaitTimeout/time.Millisecond)), out)
+		case c.cfg.FencingINCR:
+			c.request(sim.Message{Op: OpIncr, Key: TokenKey(c.lock)}, out)
+		default:
+			c.becomeHolder(now, out)
+		}
+	case OpWait:
+		switch {
+		case m.Op != ReplyInt || m.N < int64(c.cfg.WaitReplicas):
+			// Too few replicas have it: give the key back and try again later.
+			c.reqID++
+			out.Send(c.cfg.Server, sim.Message{Op: OpCAD, Key: c.lock, Value: c.value, ID: c.reqID})
+			c.failAttempt(fmt.Sprintf("WAIT: %d of %d replicas acknowledged", m.N, c.cfg.WaitReplicas), out)
 		case c.cfg.FencingINCR:
 			c.request(sim.Message{Op: OpIncr, Key: TokenKey(c.lock)}, out)
 		default:
