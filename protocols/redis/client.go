@@ -78,7 +78,7 @@ type Client struct {
 	start    time.Duration // monotonic reading before the request (validity start)
 	pending  string        // the request awaiting a reply
 	reqID    uint64
-	believes bool
+	belief   sim.Belief
 	held     string // the value of the last acquisition that succeeded
 	token    int64
 	hasToken bool
@@ -249,16 +249,13 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 
 func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
 	c.state = stateHolding
-	c.believes = true
 	c.held = c.value
-	ob := sim.Observation{Kind: sim.ObsBeliefStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value,
-		Token: c.token, HasToken: c.hasToken}
+	var window time.Duration
 	if c.cfg.ValidityTimer {
-		left := c.ttl - (now.Mono - c.start)
-		ob.Window = left
-		out.SetTimer(timerValidity, left)
+		window = c.ttl - (now.Mono - c.start)
+		out.SetTimer(timerValidity, window)
 	}
-	out.Observe(ob)
+	c.belief.Start(out, c.env.ID, c.lock, c.value, window, c.token, c.hasToken)
 }
 
 func (c *Client) failAttempt(why string, out *sim.Outputs) {
@@ -302,17 +299,13 @@ func (c *Client) release(out *sim.Outputs) {
 }
 
 func (c *Client) endBelief(reason string, out *sim.Outputs) {
-	if !c.believes {
-		return
+	if c.belief.End(out, c.env.ID, reason) {
+		out.CancelTimer(timerValidity)
 	}
-	c.believes = false
-	out.CancelTimer(timerValidity)
-	out.Observe(sim.Observation{Kind: sim.ObsBeliefEnd, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Grant: c.value, Reason: reason})
 }
 
 func (c *Client) note(format string, args ...any) sim.Observation {
-	return sim.Observation{Kind: sim.ObsNote, Client: c.env.ID, By: sim.NoProc, Text: fmt.Sprintf(format, args...)}
+	return sim.Note(c.env.ID, format, args...)
 }
 
 // TimerName names the client's timers for the log.
@@ -334,7 +327,7 @@ func (c *Client) Describe() string {
 	if c.lock != "" {
 		s += " lock: " + c.lock + " value: " + c.value
 	}
-	if c.believes {
+	if c.belief.Holds() {
 		s += " (believes it holds)"
 	}
 	return s

@@ -12,6 +12,7 @@ import (
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // Property tests of the single-instance Redis lock, judged by the same checker as
@@ -124,7 +125,7 @@ func TestPropertyAtomicLockWithoutFaultsIsSafe(t *testing.T) {
 // A node that restarts without persistence forgets the lock: random schedules
 // find the grant-exclusive violation, and rapid shrinks it to a few operations.
 func TestPropertyRestartWithoutPersistenceIsFound(t *testing.T) {
-	rec := &recorder{name: t.Name()}
+	rec := &simtest.Recorder{TestName: t.Name()}
 	// rapid saves every failure it finds as a fail file; this one is expected.
 	t.Cleanup(func() {
 		os.RemoveAll(filepath.Join("testdata", "rapid", t.Name()))
@@ -137,32 +138,8 @@ func TestPropertyRestartWithoutPersistenceIsFound(t *testing.T) {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}
 	})
-	if !rec.failed {
+	if !rec.Found {
 		t.Fatal("random schedules with restarts without persistence found no grant-exclusive violation")
 	}
-	t.Logf("found and shrunk: %s", rec.msg)
+	t.Logf("found and shrunk: %s", rec.Message)
 }
-
-// recorder stands in for *testing.T so a test can require that rapid FINDS a
-// counterexample (a known-unsafe configuration) instead of failing when it does.
-type recorder struct {
-	name   string
-	failed bool
-	msg    string
-}
-
-func (r *recorder) Helper()                   {}
-func (r *recorder) Name() string              { return r.name }
-func (r *recorder) Logf(string, ...any)       {}
-func (r *recorder) Log(...any)                {}
-func (r *recorder) Skipf(string, ...any)      {}
-func (r *recorder) Skip(...any)               {}
-func (r *recorder) SkipNow()                  {}
-func (r *recorder) Errorf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
-func (r *recorder) Error(a ...any)            { r.fail(fmt.Sprint(a...)) }
-func (r *recorder) Fatalf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
-func (r *recorder) Fatal(a ...any)            { r.fail(fmt.Sprint(a...)) }
-func (r *recorder) FailNow()                  { r.failed = true }
-func (r *recorder) Fail()                     { r.failed = true }
-func (r *recorder) Failed() bool              { return r.failed }
-func (r *recorder) fail(msg string)           { r.failed, r.msg = true, msg }

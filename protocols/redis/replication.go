@@ -1,7 +1,6 @@
 package redis
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -177,5 +176,5 @@ func (n *Node) promote(out *sim.Outputs) {
 }
 
 func (n *Node) note(format string, a ...any) sim.Observation {
-	return sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc, Text: fmt.Sprintf(format, a...)}
+	return sim.Note(sim.NoProc, format, a...)
 }

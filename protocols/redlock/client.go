@@ -72,7 +72,7 @@ type Client struct {
 	answered []bool        // per node: replied (or timed out) this round
 	got      []bool        // per node: SET succeeded this round
 	reqID    uint64
-	believes bool
+	belief   sim.Belief
 	held     string // the value of the last acquisition that succeeded
 	// extension round
 	extending bool
@@ -303,13 +303,11 @@ func (c *Client) finishRound(now sim.LocalTime, out *sim.Outputs) {
 
 func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 	c.st = holding
-	c.believes = true
 	c.held = c.value
 	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
 		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
 		Text: fmt.Sprintf("%d of %d nodes", n, len(c.cfg.Nodes))})
-	out.Observe(sim.Observation{Kind: sim.ObsBeliefStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Grant: c.value, Window: validity})
+	c.belief.Start(out, c.env.ID, c.lock, c.value, validity, 0, false)
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
 		Value: int64(validity / time.Millisecond)})
 	out.SetTimer(timerValidity, validity)
@@ -346,7 +344,7 @@ func (c *Client) finishExtend(now sim.LocalTime, out *sim.Outputs) {
 		}
 	}
 	validity := c.ttl - (t2 - c.extT1) - Drift(c.ttl, c.cfg.DriftFactor, c.cfg.DriftConst)
-	if n < c.Quorum() || validity <= 0 || !c.believes || t2 >= c.validEnd {
+	if n < c.Quorum() || validity <= 0 || !c.belief.Holds() || t2 >= c.validEnd {
 		out.Observe(c.note("%s's extension of %s failed: %d of %d nodes; the lock stays valid only until its old validity ends",
 			c.env.Name, c.lock, n, len(c.cfg.Nodes)))
 		return
@@ -386,7 +384,7 @@ func (c *Client) release(out *sim.Outputs) {
 		out.CancelTimer(timerNode)
 		out.CancelTimer(timerRetry)
 	}
-	if c.believes {
+	if c.belief.Holds() {
 		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: c.env.ID, By: c.env.ID,
 			Lock: c.lock, Grant: c.value, Reason: sim.ReasonReleased, Value: int64(len(c.cfg.Nodes))})
 	}
@@ -398,17 +396,13 @@ func (c *Client) release(out *sim.Outputs) {
 }
 
 func (c *Client) endBelief(reason string, out *sim.Outputs) {
-	if !c.believes {
-		return
+	if c.belief.End(out, c.env.ID, reason) {
+		out.CancelTimer(timerValidity)
 	}
-	c.believes = false
-	out.CancelTimer(timerValidity)
-	out.Observe(sim.Observation{Kind: sim.ObsBeliefEnd, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Grant: c.value, Reason: reason})
 }
 
 func (c *Client) note(format string, args ...any) sim.Observation {
-	return sim.Observation{Kind: sim.ObsNote, Client: c.env.ID, By: sim.NoProc, Text: fmt.Sprintf(format, args...)}
+	return sim.Note(c.env.ID, format, args...)
 }
 
 // TimerName names the client's timers for the log.

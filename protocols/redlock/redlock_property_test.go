@@ -13,6 +13,7 @@ import (
 	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // Property tests of Redlock, after the Redis "Distributed Locks with Redis" page
@@ -170,39 +171,15 @@ func TestPropertyRedlockRestartWithoutPersistenceIsFound(t *testing.T) {
 		os.Remove("testdata/rapid")
 		os.Remove("testdata")
 	})
-	rec := &recorder{name: t.Name()}
+	rec := &simtest.Recorder{TestName: t.Name()}
 	rapid.Check(rec, func(t *rapid.T) {
 		s := drawRestarts(t)
 		if v := violations(run(s, redis.PersistNone), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}
 	})
-	if !rec.failed {
+	if !rec.Found {
 		t.Fatal("no random schedule with restarts without persistence broke grant-exclusive")
 	}
-	t.Logf("found and shrunk: %s", rec.msg)
+	t.Logf("found and shrunk: %s", rec.Message)
 }
-
-// recorder stands in for *testing.T so a test can require that rapid FINDS a
-// counterexample in a configuration the literature calls unsafe.
-type recorder struct {
-	name   string
-	failed bool
-	msg    string
-}
-
-func (r *recorder) Helper()                   {}
-func (r *recorder) Name() string              { return r.name }
-func (r *recorder) Logf(string, ...any)       {}
-func (r *recorder) Log(...any)                {}
-func (r *recorder) Skipf(string, ...any)      {}
-func (r *recorder) Skip(...any)               {}
-func (r *recorder) SkipNow()                  {}
-func (r *recorder) Errorf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
-func (r *recorder) Error(a ...any)            { r.fail(fmt.Sprint(a...)) }
-func (r *recorder) Fatalf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
-func (r *recorder) Fatal(a ...any)            { r.fail(fmt.Sprint(a...)) }
-func (r *recorder) FailNow()                  { r.failed = true }
-func (r *recorder) Fail()                     { r.failed = true }
-func (r *recorder) Failed() bool              { return r.failed }
-func (r *recorder) fail(msg string)           { r.failed, r.msg = true, msg }
