@@ -126,7 +126,8 @@ func (a *args) int(key string, def, lo, hi int64) int64 {
 	}
 	n, err := strconv.ParseInt(t.text, 10, 64)
 	if err != nil || n < lo || n > hi {
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a whole number from %d to %d", key, t.text, lo, hi), "")
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a whole number from %d to %d", key, t.text, lo, hi),
+			fmt.Sprintf("write %s=%d, say", key, min(max(def, lo), hi)))
 		return def
 	}
 	return n

@@ -121,6 +121,9 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg.Retry = a.dur("retry", cfg.Retry)
 	cfg.FixedRetry = a.oneOf("retry-mode", "random", "random", "fixed") == "fixed"
 	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
+	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
+		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
+	}
 	if t, ok := a.kv["node-timeout"]; ok && cfg.NodeTimeout <= 0 && a.first == nil {
 		a.fail(t.col, "node-timeout must be more than 0", "the distlock page suggests 5-50 ms for a 10 s TTL")
 	}

@@ -385,6 +385,9 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 		return ids
 	}
 	d.build = k.build(a, ref)
+	if t, ok := a.kv["replica-of"]; ok && t.text == ln.toks[1].text && refErr == nil {
+		refErr = p.err(ln.num, t.col, ln.toks[1].text+" cannot replicate itself", "name its master: replica-of=MASTER")
+	}
 	return refErr
 }
 

@@ -86,7 +86,7 @@ func (t *Trace) EventText(i int) string {
 	switch e.Kind {
 	case EvSend:
 		b.WriteString(" " + name(e.Proc) + "->" + name(e.Peer) + " " + msg.String())
-		if note == "" {
+		if note == "" && e.Dur >= 0 {
 			b.WriteString(" (arrives in " + FormatDuration(e.Dur) + ")")
 		}
 	case EvDeliver, EvDrop:

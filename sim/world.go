@@ -193,7 +193,7 @@ func (w *World) dispatch(it item) {
 		w.act(int(it.slot))
 		return
 	case itResume:
-		w.resume(it.proc, it.gen)
+		w.resume(it.proc, it.gen, -1)
 		return
 	}
 	if it.kind == itDeliver && !it.arrived && w.net.isCut(it.from, it.proc) {
@@ -327,7 +327,9 @@ func (w *World) transmit(from, to ProcID, m *Message) {
 		return
 	}
 	at, lost := w.net.arrival(from, to, w.now)
-	send.Dur = time.Duration(at - w.now)
+	if !lost {
+		send.Dur = time.Duration(at - w.now)
+	}
 	w.record(send)
 	if lost {
 		w.recordDrop(&send, "loss")
@@ -489,7 +491,7 @@ func (w *World) act(i int) {
 			w.push(item{at: w.now.Add(a.Dur), kind: itResume, proc: a.Proc, gen: s.gen, slot: s.pauses})
 		}
 	case ActResume:
-		w.resume(a.Proc, s.gen)
+		w.resume(a.Proc, s.gen, int32(i))
 	case ActJump:
 		s.clock.Jump(a.Dur)
 		ev.Kind, ev.Dur = EvClockJump, a.Dur
@@ -551,13 +553,14 @@ func (w *World) kill(p ProcID) {
 	s.gen++
 }
 
-func (w *World) resume(p ProcID, gen uint32) {
+func (w *World) resume(p ProcID, gen uint32, action int32) {
 	s := &w.procs[p]
 	if s.state != stPaused || s.gen != gen {
 		return
 	}
 	s.state = stUp
 	ev := w.ev(EvResume, p, NoProc)
+	ev.Action = action
 	w.record(w.noted(ev, fmt.Sprintf("%d queued inputs", len(s.held))))
 	held := append([]item(nil), s.held...)
 	s.held = s.held[:0]

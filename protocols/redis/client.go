@@ -205,6 +205,8 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch op {
 	case OpSet:
 		switch {
+		case m.Op == ReplyErr:
+			c.failAttempt(m.Value, out)
 		case m.Op != ReplyOK:
 			c.failAttempt("key exists", out)
 		case c.cfg.WaitReplicas > 0:

@@ -62,10 +62,11 @@ func (n *Node) replicate(rec sim.Message, out *sim.Outputs) {
 // ship sends the backlog to every replica.
 func (n *Node) ship(out *sim.Outputs) {
 	n.replArmed = false
-	for _, rec := range n.backlog {
+	for i, rec := range n.backlog {
 		for _, r := range n.replicas {
 			m := rec
 			m.Op = OpReplicate + " " + rec.Op
+			m.ID = uint64(n.offset - int64(len(n.backlog)) + int64(i) + 1) // the stream offset
 			out.Send(r.id, m)
 		}
 	}
@@ -84,8 +85,9 @@ func (n *Node) replication(now sim.LocalTime, from sim.ProcID, m sim.Message, ou
 		}
 		rec := m
 		rec.Op = m.Op[len(OpReplicate)+1:]
+		rec.ID = 0
 		n.applyRecord(now, rec, "replicated", out)
-		n.replOffset++
+		n.replOffset = max(n.replOffset, int64(m.ID)) // acknowledge the master's offset
 		out.Send(from, sim.Message{Op: OpReplAck}.WithN(n.replOffset))
 	case m.Op == OpReplAck:
 		for i := range n.replicas {
@@ -101,17 +103,23 @@ func (n *Node) replication(now sim.LocalTime, from sim.ProcID, m sim.Message, ou
 }
 
 func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
-	for _, r := range n.replicas {
-		if r.id == id {
-			return
+	known := false
+	for i := range n.replicas {
+		if n.replicas[i].id == id {
+			known, n.replicas[i].acked = true, 0 // a replica that restarted: sync it again
 		}
 	}
-	n.replicas = append(n.replicas, replica{id: id})
-	// A full resynchronisation: the replica starts from the whole dataset.
-	for _, k := range n.sortedKeys() {
-		out.Send(id, func() sim.Message { m := n.record(k, n.keys[k]); m.Op = OpReplicate + " " + m.Op; return m }())
+	if !known {
+		n.replicas = append(n.replicas, replica{id: id})
 	}
-	out.Observe(n.note("%s replicates to %s", n.env.Name, n.env.Names[id]))
+	// A full resynchronisation: the replica starts from the whole dataset, at the
+	// master's current offset.
+	for _, k := range n.sortedKeys() {
+		m := n.record(k, n.keys[k])
+		m.Op, m.ID = OpReplicate+" "+m.Op, uint64(n.offset)
+		out.Send(id, m)
+	}
+	out.Observe(n.note("%s replicates to %s (full sync)", n.env.Name, n.env.Names[id]))
 }
 
 // applyRecord applies a SET or DEL record (from the stream or the disk).
@@ -138,17 +146,20 @@ func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out 
 
 // wait starts a WAIT numreplicas timeout(ms): it is answered when enough replicas
 // have acknowledged every write so far, or when the timeout runs out.
+// wait starts a WAIT numreplicas timeout(ms); a timeout of 0 blocks until enough
+// replicas acknowledge, as in Redis.
 func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	n.waits = append(n.waits, waiter{client: from, reqID: m.ID, offset: n.offset, need: m.N,
-		deadline: now.Mono + time.Duration(m.M)*time.Millisecond})
-	n.answerWaits(now, out, false)
-	if len(n.waits) > 0 {
-		out.SetTimer(timerWait, time.Duration(m.M)*time.Millisecond)
+	w := waiter{client: from, reqID: m.ID, offset: n.offset, need: m.N, deadline: -1}
+	if m.M > 0 {
+		w.deadline = now.Mono + time.Duration(m.M)*time.Millisecond
 	}
+	n.waits = append(n.waits, w)
+	n.answerWaits(now, out, false)
 }
 
-func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs, timeout bool) {
+func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs, _ bool) {
 	kept := n.waits[:0]
+	next := time.Duration(-1)
 	for _, w := range n.waits {
 		acked := int64(0)
 		for _, r := range n.replicas {
@@ -156,13 +167,21 @@ func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs, timeout bool) {
 				acked++
 			}
 		}
-		if acked >= w.need || now.Mono >= w.deadline || (timeout && now.Mono >= w.deadline) {
+		if acked >= w.need || (w.deadline >= 0 && now.Mono >= w.deadline) {
 			out.Send(w.client, sim.Message{Op: ReplyInt, ID: w.reqID}.WithN(acked))
 			continue
 		}
 		kept = append(kept, w)
+		if w.deadline >= 0 && (next < 0 || w.deadline < next) {
+			next = w.deadline
+		}
 	}
 	n.waits = kept
+	if next >= 0 {
+		out.SetTimer(timerWait, next-now.Mono) // the earliest pending deadline
+	} else {
+		out.CancelTimer(timerWait)
+	}
 }
 
 // promote turns a replica into a master (a failover).

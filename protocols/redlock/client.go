@@ -115,6 +115,10 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case redis.CmdAcquire:
 			c.startAcquire(now, in.Msg, out)
 		case redis.CmdRelease:
+			if in.Msg.Key != "" && in.Msg.Key != c.lock {
+				out.Observe(c.note("%s holds nothing called %s; release ignored", c.env.Name, in.Msg.Key))
+				return
+			}
 			c.release(out)
 		case CmdExtend:
 			c.extend(now, out)
@@ -132,6 +136,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerValidity:
 			c.endBelief(sim.ReasonValidity, out)
 			c.st = idle
+			out.CancelTimer(timerWork)
 			c.loop(now, out)
 		case timerWork:
 			c.release(out)

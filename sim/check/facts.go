@@ -112,8 +112,14 @@ func (f *facts) buildLedger() {
 					return // an extension of a grant already in the ledger
 				}
 			}
-			open[o.Proc] = append(open[o.Proc], f.addGrant(&grantRec{client: o.Client, proc: o.Proc, service: o.Service,
-				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event}))
+			g := f.addGrant(&grantRec{client: o.Client, proc: o.Proc, service: o.Service,
+				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event})
+			if o.Value > 0 && o.Window > 0 {
+				// A majority grant is the client's own computation: nothing withdraws
+				// it at a node, it simply ends with its validity.
+				g.withdrawn, g.withdrawal = promiseEnd(o), "run out at "+promiseEnd(o).String()
+			}
+			open[o.Proc] = append(open[o.Proc], g)
 		case sim.ObsGrantEnd:
 			f.withdraw(open, o.Proc, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
 				o.At, o.Event, withdrawalText(f, o))
