@@ -38,8 +38,9 @@ var crossProtocol = map[string][]string{
 
 // thirdParty says where outside modules may be used.
 var thirdParty = map[string][]string{
-	"github.com/pkg/errors": {"scenarios", "cmd/locksim"},
-	"charm.land/":           {"tui", "cmd/locksim"},
+	"github.com/pkg/errors":     {"scenarios", "cmd/locksim"},
+	"charm.land/":               {"tui", "cmd/locksim"},
+	"github.com/charmbracelet/": {"tui"},
 }
 
 // forbiddenImports break the determinism contract in sim/ and protocols/.

@@ -1,6 +1,7 @@
 // Command locksim simulates, checks and shows distributed lock protocols.
 //
-//	locksim                    the catalogue and help (the TUI comes with issue 4)
+//	locksim                    browse the catalogue (TUI); without a terminal, print it
+//	locksim tui ID|FILE        open one scenario in the terminal UI
 //	locksim list               the catalogue: id, protocol, expected verdict, summary
 //	locksim run ID|FILE        run one scenario: events, timeline, verdicts
 //	locksim verify [ID|FILE]   run scenarios and compare them with their expectations
@@ -41,6 +42,7 @@ func subcommands() []subcommand {
 		{"list", "list the catalogue: id, protocol, expected verdict, summary", cmdList},
 		{"run", "run one scenario and print its events, timeline and verdicts", cmdRun},
 		{"verify", "run scenarios (all of the catalogue by default) and check their expectations", cmdVerify},
+		{"tui", "open one scenario in the terminal UI (needs a terminal)", cmdTUI},
 	}
 }
 
@@ -49,6 +51,9 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // run is main without the process: it returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
+		if terminal() {
+			return report(browse(stdout), stderr)
+		}
 		if err := cmdList(nil, stdout, stderr); err != nil {
 			return report(err, stderr)
 		}
@@ -96,7 +101,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "locksim: a deterministic simulator of distributed lock protocols.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  locksim                    show the catalogue and this help")
+	fmt.Fprintln(w, "  locksim                    browse the catalogue (on a terminal; else print it and this help)")
 	for _, c := range subcommands() {
 		fmt.Fprintf(w, "  locksim %-18s %s\n", c.name+argsHint(c.name), c.summary)
 	}
@@ -112,6 +117,8 @@ func argsHint(name string) string {
 		return " ID|FILE"
 	case "verify":
 		return " [ID|FILE...]"
+	case "tui":
+		return " ID|FILE"
 	}
 	return ""
 }

@@ -40,6 +40,8 @@ type Timeline struct {
 	refs  []rowRef
 	viols []flatViolation
 	spans [][]spanRange // per column, sorted by from
+
+	violRows, faultRows, narrRows []int // built on first use
 }
 
 // rowRef is one row: an event index, or a violation index when negative (-1-i).

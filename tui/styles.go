@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/locksim/locksim/tui/layout"
+)
+
+// Styles holds every style of the UI, built once for a dark or light background
+// (or none at all under NO_COLOR).
+type Styles struct {
+	Plain bool // NO_COLOR: components' own default colours are off too
+	Header, Badge, BadgeBad, Footer, Cursor, Dim, Title lipgloss.Style
+	Panel, PanelFocus, PanelTitle, Changed              lipgloss.Style
+	Cells                                               map[layout.CellKind]lipgloss.Style
+	Bars                                                []lipgloss.Style // belief bars, one colour per client column
+	Violation                                           lipgloss.Style
+	Verdict                                             map[string]lipgloss.Style
+}
+
+// NewStyles builds the styles. With plain set (NO_COLOR), every style is empty:
+// the screen is the plain text of `locksim run`.
+func NewStyles(dark, plain bool) Styles {
+	ld := lipgloss.LightDark(dark)
+	c := func(light, darkc string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(darkc)) }
+	st := lipgloss.NewStyle
+	s := Styles{
+		Header:     st().Bold(true),
+		Badge:      st().Foreground(c("#006400", "#5fd75f")).Bold(true),
+		BadgeBad:   st().Foreground(lipgloss.Color("#ffffff")).Background(c("#c00000", "#d70000")).Bold(true),
+		Footer:     st().Foreground(c("#555555", "#8a8a8a")),
+		Cursor:     st().Reverse(true),
+		Dim:        st().Foreground(c("#777777", "#767676")),
+		Title:      st().Bold(true),
+		Panel:      st().Border(lipgloss.RoundedBorder()).BorderForeground(c("#aaaaaa", "#585858")),
+		PanelFocus: st().Border(lipgloss.RoundedBorder()).BorderForeground(c("#005fd7", "#5fafff")),
+		PanelTitle: st().Bold(true),
+		Changed:    st().Foreground(c("#af5f00", "#ffd75f")).Bold(true),
+		Violation:  st().Foreground(c("#c00000", "#ff5f5f")).Bold(true),
+		Cells: map[layout.CellKind]lipgloss.Style{
+			layout.CellCommand: st().Foreground(c("#005fd7", "#5fafff")),
+			layout.CellSend:    st().Foreground(c("#555555", "#a8a8a8")), layout.CellSendLeft: st().Foreground(c("#555555", "#a8a8a8")),
+			layout.CellWire: st().Foreground(c("#999999", "#626262")), layout.CellArrive: st().Foreground(c("#999999", "#626262")),
+			layout.CellArriveLeft:  st().Foreground(c("#999999", "#626262")),
+			layout.CellDeliver:     st().Foreground(c("#303030", "#d0d0d0")),
+			layout.CellDrop:        st().Foreground(c("#c00000", "#ff5f5f")),
+			layout.CellGrant:       st().Foreground(c("#008700", "#87d787")).Bold(true),
+			layout.CellGrantEnd:    st().Foreground(c("#875f00", "#d7af5f")),
+			layout.CellAccept:      st().Foreground(c("#008700", "#87d787")),
+			layout.CellReject:      st().Foreground(c("#c00000", "#ff5f5f")).Bold(true),
+			layout.CellCrash:       st().Foreground(c("#c00000", "#ff5f5f")).Bold(true),
+			layout.CellShutdown:    st().Foreground(c("#c00000", "#ff8787")),
+			layout.CellRestart:     st().Foreground(c("#008787", "#5fd7d7")),
+			layout.CellPause:       st().Foreground(c("#af8700", "#ffd75f")).Bold(true),
+			layout.CellResume:      st().Foreground(c("#af8700", "#ffd75f")),
+			layout.CellClock:       st().Foreground(c("#8700af", "#d787ff")).Bold(true),
+			layout.CellCut:         st().Foreground(c("#c00000", "#ff8787")),
+			layout.CellViolation:   st().Foreground(c("#c00000", "#ff5f5f")).Bold(true),
+			layout.CellBeliefStart: st().Bold(true), layout.CellBeliefEnd: st(),
+			layout.CellTimer: st().Foreground(c("#777777", "#8a8a8a")),
+		},
+		Verdict: map[string]lipgloss.Style{
+			"SAFE":   st().Foreground(c("#006400", "#5fd75f")).Bold(true),
+			"UNSAFE": st().Foreground(c("#c00000", "#ff5f5f")).Bold(true),
+			"STUCK":  st().Foreground(c("#af8700", "#ffd75f")).Bold(true),
+		},
+	}
+	for _, col := range [][2]string{{"#005fd7", "#5fafff"}, {"#d75f00", "#ffaf5f"}, {"#008700", "#87d787"},
+		{"#8700af", "#d787ff"}, {"#008787", "#5fd7d7"}, {"#af0087", "#ff87d7"}} {
+		s.Bars = append(s.Bars, st().Foreground(c(col[0], col[1])).Bold(true))
+	}
+	if plain {
+		return plainStyles(s)
+	}
+	return s
+}
+
+// plainStyles keeps the shape (borders) and drops every colour and attribute.
+func plainStyles(s Styles) Styles {
+	st := lipgloss.NewStyle
+	p := Styles{Plain: true, Header: st(), Badge: st(), BadgeBad: st(), Footer: st(), Cursor: st(), Dim: st(), Title: st(),
+		Panel: st().Border(lipgloss.NormalBorder()), PanelFocus: st().Border(lipgloss.DoubleBorder()),
+		PanelTitle: st(), Changed: st(), Violation: st(), Cells: map[layout.CellKind]lipgloss.Style{},
+		Verdict: map[string]lipgloss.Style{}}
+	for range s.Bars {
+		p.Bars = append(p.Bars, st())
+	}
+	return p
+}
