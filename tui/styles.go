@@ -11,7 +11,7 @@ import (
 // Styles holds every style of the UI, built once for a dark or light background
 // (or none at all under NO_COLOR).
 type Styles struct {
-	Plain bool // NO_COLOR: components' own default colours are off too
+	Plain                                               bool // NO_COLOR: components' own default colours are off too
 	Header, Badge, BadgeBad, Footer, Cursor, Dim, Title lipgloss.Style
 	Panel, PanelFocus, PanelTitle, Changed              lipgloss.Style
 	Cells                                               map[layout.CellKind]lipgloss.Style
