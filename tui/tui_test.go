@@ -176,3 +176,20 @@ func TestProgramSmoke(t *testing.T) {
 		t.Error("the program did not open the scenario and jump to its violation")
 	}
 }
+
+// --walk: play stops at each narrated step, so a teacher presses space once per
+// step of the story.
+func TestWalkStopsAtNarratedSteps(t *testing.T) {
+	a := NewApp(Options{Result: result(t, "redis-del-after-expiry"), Walk: true, Dark: true})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	narrated := a.view.tl.NarratedRows()
+	for _, want := range narrated[1:3] {
+		_, cmd := a.Update(keyMsg("space"))
+		for cmd != nil && a.view.playing {
+			_, cmd = a.Update(tickMsg{gen: a.view.playGen}) // the tick the command would deliver
+		}
+		if got := a.view.Cursor(); got != want {
+			t.Fatalf("play stopped at row %d, want the next narrated row %d", got, want)
+		}
+	}
+}
