@@ -7,6 +7,7 @@ import (
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/protocols/resource"
+	"github.com/locksim/locksim/protocols/zookeeper"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -25,6 +26,8 @@ var kinds = []kind{
 	{decl: "node", name: "redis", role: "redis", protocol: "redis", build: buildRedisNode},
 	{decl: "client", name: "redis-lock", role: "client", protocol: "redis", build: buildRedisClient},
 	{decl: "client", name: "redlock", role: "client", protocol: "redlock", build: buildRedlockClient},
+	{decl: "node", name: "zookeeper", role: "zookeeper", protocol: "zookeeper", build: buildZKServer},
+	{decl: "client", name: "zk-lock", role: "client", protocol: "zookeeper", build: buildZKClient},
 	{decl: "resource", name: "resource", role: "resource", build: buildResource},
 }
 
@@ -128,4 +131,25 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		a.fail(t.col, "node-timeout must be more than 0", "the distlock page suggests 5-50 ms for a 10 s TTL")
 	}
 	return redlock.New(cfg)
+}
+
+func buildZKServer(a *args, ref refFunc) func(sim.Env) sim.Process {
+	return zookeeper.NewServer(zookeeper.ServerConfig{
+		Servers:       ref("ensemble", "zookeeper", true),
+		Tick:          a.dur("tick", 100*time.Millisecond),
+		LeaderTimeout: a.dur("leader-timeout", 500*time.Millisecond),
+		ElectionTime:  a.dur("election-time", 200*time.Millisecond),
+	})
+}
+
+func buildZKClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	return zookeeper.NewClient(zookeeper.ClientConfig{
+		Servers:        ref("servers", "zookeeper", true),
+		SessionTimeout: a.dur("session-timeout", 4*time.Second),
+		WatchParent:    a.oneOf("watch", "predecessor", "predecessor", "parent") == "parent",
+		Fencing:        a.oneOf("fencing", "off", "off", "czxid") == "czxid",
+		Protected:      a.onOff("protected", false),
+		CheckAfter:     a.dur("check-after", 0),
+		Hold:           a.dur("hold", 0),
+	})
 }

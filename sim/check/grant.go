@@ -71,12 +71,18 @@ func grantExclusive(f *facts) Result {
 			mine.rec = f.ledgerEntry(o.Proc, o.Lock, o.Grant, o.At)
 			mine.end = promiseEnd(o)
 		case sim.ObsGrantEnd:
-			if o.Reason != sim.ReasonReleased || o.By != o.Client {
-				return
-			}
 			for _, p := range open[k] {
-				if p.client == o.Client && p.rec != nil && p.rec.grant == o.Grant {
-					p.end = min(p.end, o.At)
+				if p.client != o.Client || p.rec == nil || p.rec.grant != o.Grant {
+					continue
+				}
+				switch {
+				case o.Reason == sim.ReasonReleased && o.By == o.Client:
+					p.end = min(p.end, o.At) // the owner let go
+				case o.Reason == sim.ReasonExpired && p.end == sim.Never:
+					// A grant with no time window (a ZooKeeper node, an etcd key)
+					// is promised while the owner's session lives: the service
+					// expiring the session ends the promise.
+					p.end = o.At
 				}
 			}
 		}

@@ -1,0 +1,352 @@
+package zookeeper
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// ClientConfig chooses the lock recipe's variant.
+type ClientConfig struct {
+	Servers        []sim.ProcID  // the ensemble; the client connects to the first and fails over in order
+	SessionTimeout time.Duration // default 4 s
+	// WatchParent is the herd variant: every waiter re-reads the children with a
+	// watch on the lock node, so every deletion wakes every waiter. The recipe
+	// watches only the predecessor.
+	WatchParent bool
+	// Fencing carries the lock znode's czxid as a fencing token to the resource.
+	Fencing bool
+	// Protected puts the session id in the node's name, so that a client whose
+	// create was answered by a connection loss can find the node it made.
+	Protected bool
+	// CheckAfter waits this long after the create before the first check (so a
+	// scenario can have every client create before anyone watches).
+	CheckAfter time.Duration
+	// Hold, when set, releases the lock this long after acquiring it.
+	Hold time.Duration
+}
+
+// opWatchChildren marks the herd variant's re-read with a watch.
+const opWatchChildren = "GETCHILDREN WATCH"
+
+// Client commands (acquire, release, read, write) are those of every lock client.
+const (
+	CmdAcquire = "acquire"
+	CmdRelease = "release"
+)
+
+type connState uint8
+
+const (
+	disconnected connState = iota
+	connecting
+	connected
+)
+
+type lockState uint8
+
+const (
+	lockIdle lockState = iota
+	lockCreating
+	lockChecking
+	lockWaiting
+	lockHolding
+)
+
+var lockNames = [...]string{"idle", "creating its node", "checking", "waiting", "holding"}
+
+const (
+	timerPing sim.TimerID = iota + 1
+	timerCheck
+	timerReconnect
+	timerHold
+)
+
+// Client is a process that takes a lock with the ZooKeeper recipe.
+type Client struct {
+	env      sim.Env
+	cfg      ClientConfig
+	conn     connState
+	server   int
+	session  int64
+	lastPong time.Duration
+	reqID    uint64
+	pending  string // the request awaiting a reply
+	state    lockState
+	lock     string // lock name; the lock node is "/"+lock
+	node     string // my node's name under the lock node
+	czxid    int64
+	held     string
+	heldZxid int64
+	belief   sim.Belief
+	wantLock string // an acquire that waits for the connection
+}
+
+// NewClient returns a constructor for a lock-recipe client with cfg.
+func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
+	if cfg.SessionTimeout == 0 {
+		cfg.SessionTimeout = 4 * time.Second
+	}
+	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+}
+
+func (c *Client) srv() sim.ProcID { return c.cfg.Servers[c.server%len(c.cfg.Servers)] }
+
+func (c *Client) send(m sim.Message, pending string, out *sim.Outputs) {
+	c.reqID++
+	m.ID = c.reqID
+	m = m.WithN(c.session)
+	c.pending = pending
+	out.Send(c.srv(), m)
+}
+
+// Step handles one input.
+func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		c.connect(now, out)
+	case sim.InTimer:
+		switch in.Timer {
+		case timerPing:
+			c.ping(now, out)
+		case timerCheck:
+			c.check(out)
+		case timerReconnect:
+			c.connect(now, out)
+		case timerHold:
+			if c.state == lockHolding {
+				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
+			}
+		}
+	case sim.InCommand:
+		c.command(now, in.Msg, out)
+	case sim.InMessage:
+		if slices.Contains(c.cfg.Servers, in.From) {
+			c.reply(now, in.Msg, out)
+		}
+	}
+}
+
+func (c *Client) connect(now sim.LocalTime, out *sim.Outputs) {
+	c.conn = connecting
+	c.reqID++
+	out.Send(c.srv(), sim.Message{Op: OpConnect, ID: c.reqID}.WithN(c.session).WithM(int64(c.cfg.SessionTimeout/time.Millisecond)))
+	c.pending = OpConnect
+	c.lastPong = now.Mono
+	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
+}
+
+// ping keeps the session alive and notices a server that stopped answering.
+func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
+	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
+	if now.Mono-c.lastPong > c.cfg.SessionTimeout*2/3 {
+		c.connectionLost(now, "no answer from "+c.env.Names[c.srv()], out)
+		return
+	}
+	if c.conn == connected {
+		c.reqID++
+		out.Send(c.srv(), sim.Message{Op: OpPing, ID: c.reqID}.WithN(c.session))
+	}
+}
+
+func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs) {
+	c.conn = disconnected
+	c.server++
+	out.Observe(sim.Note(c.env.ID, "%s lost its connection (%s); it reconnects to %s", c.env.Name, why, c.env.Names[c.srv()]))
+	out.SetTimer(timerReconnect, 100*time.Millisecond)
+}
+
+func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case CmdAcquire:
+		if c.state != lockIdle {
+			out.Observe(sim.Note(c.env.ID, "%s is already %s %s; acquire ignored", c.env.Name, lockNames[c.state], c.lock))
+			return
+		}
+		c.lock = m.Key
+		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		if c.conn != connected {
+			c.wantLock = m.Key
+			return
+		}
+		c.create(out)
+	case CmdRelease:
+		if c.state == lockIdle || (m.Key != "" && m.Key != c.lock) {
+			out.Observe(sim.Note(c.env.ID, "%s holds nothing called %s; release ignored", c.env.Name, m.Key))
+			return
+		}
+		if c.state != lockHolding {
+			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		}
+		c.belief.End(out, c.env.ID, sim.ReasonReleased)
+		if c.node != "" {
+			c.send(sim.Message{Op: OpDelete, Key: "/" + c.lock + "/" + c.node}, OpDelete, out)
+		}
+		c.state, c.node = lockIdle, ""
+	case "read", "write":
+		if target := c.env.Lookup(m.Key); target != sim.NoProc {
+			op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
+			if c.cfg.Fencing && c.held != "" {
+				op = op.WithN(c.heldZxid)
+			}
+			out.Send(target, op)
+		}
+	}
+}
+
+func (c *Client) create(out *sim.Outputs) {
+	c.state = lockCreating
+	name := "lock-"
+	if c.cfg.Protected {
+		name = fmt.Sprintf("lock-%x-", c.session)
+	}
+	c.send(sim.Message{Op: OpCreate, Key: "/" + c.lock + "/" + name, Opts: "EPHEMERAL SEQUENTIAL"}, OpCreate, out)
+}
+
+// check reads the children: the lowest node holds the lock. In the herd
+// variant a waiter then re-reads them with a watch on the lock node.
+func (c *Client) check(out *sim.Outputs) {
+	if c.conn != connected || (c.state != lockChecking && c.state != lockWaiting) {
+		return
+	}
+	c.state = lockChecking
+	c.send(sim.Message{Op: OpGetChildren, Key: "/" + c.lock}, OpGetChildren, out)
+}
+
+func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	c.lastPong = now.Mono
+	switch m.Op {
+	case RepWatch:
+		if c.state == lockWaiting {
+			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: c.env.ID, By: sim.NoProc, Name: "watch_notifications", Value: 1, Text: m.Opts})
+			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: c.env.ID, By: sim.NoProc, Name: "watch_notifications_" + c.env.Name, Value: 1})
+			c.check(out)
+		}
+		return
+	case RepPong:
+		return
+	}
+	if m.ID != c.reqID {
+		return // a late answer
+	}
+	op := c.pending
+	c.pending = ""
+	switch m.Op {
+	case RepConnected:
+		c.session, c.conn = m.N, connected
+		if c.wantLock != "" {
+			c.wantLock = ""
+			c.create(out)
+		} else if c.state == lockChecking || c.state == lockWaiting {
+			c.check(out) // watches died with the old connection: look again
+		}
+	case RepError:
+		switch m.Value {
+		case ErrSessionExpired:
+			c.expired(now, out)
+		case ErrConnLoss:
+			if op == OpCreate && c.cfg.Protected {
+				c.state = lockChecking // find the node we may have made
+			}
+			c.connectionLost(now, "the server is not serving", out)
+		case ErrNoNode:
+			if op == OpExists {
+				c.check(out) // the predecessor is already gone
+			}
+		}
+	case RepCreated:
+		c.node, c.czxid = m.Key[strings.LastIndexByte(m.Key, '/')+1:], m.N
+		c.state = lockChecking
+		if c.cfg.CheckAfter > 0 {
+			out.SetTimer(timerCheck, c.cfg.CheckAfter)
+			return
+		}
+		c.check(out)
+	case RepChildren:
+		kids, _ := m.Body.(childList)
+		c.children(kids, op == opWatchChildren, out)
+	case RepStat:
+		c.state = lockWaiting
+	}
+}
+
+// children decides on a getChildren answer: hold, or wait for the predecessor.
+func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
+	if c.state != lockChecking {
+		return
+	}
+	if c.node == "" && c.cfg.Protected {
+		prefix := fmt.Sprintf("lock-%x-", c.session)
+		for _, k := range kids {
+			if strings.HasPrefix(k, prefix) {
+				c.node = k
+			}
+		}
+		if c.node == "" {
+			c.create(out)
+			return
+		}
+	}
+	i := slices.Index(kids, c.node)
+	switch {
+	case i < 0:
+		out.Observe(sim.Note(c.env.ID, "%s's node %s is gone", c.env.Name, c.node))
+		c.state, c.node = lockIdle, ""
+	case i == 0:
+		c.state = lockHolding
+		c.held, c.heldZxid = c.node, c.czxid
+		var tok int64
+		if c.cfg.Fencing {
+			tok = c.czxid
+		}
+		c.belief.Start(out, c.env.ID, c.lock, c.node, 0, tok, c.cfg.Fencing)
+		if c.cfg.Hold > 0 {
+			out.SetTimer(timerHold, c.cfg.Hold)
+		}
+	case c.cfg.WatchParent && watched:
+		c.state = lockWaiting // the re-read armed a watch on the lock node
+	case c.cfg.WatchParent:
+		c.send(sim.Message{Op: OpGetChildren, Key: "/" + c.lock, Opts: "WATCH"}, opWatchChildren, out)
+	default:
+		c.send(sim.Message{Op: OpExists, Key: "/" + c.lock + "/" + kids[i-1], Opts: "WATCH"}, OpExists, out)
+	}
+}
+
+// expired: the ensemble says the session is gone, and with it the lock node.
+func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
+	out.Observe(sim.Note(c.env.ID, "%s learns that its session 0x%x has expired", c.env.Name, c.session))
+	c.belief.End(out, c.env.ID, "session expired")
+	if c.state != lockIdle && c.state != lockHolding {
+		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+	}
+	c.state, c.node, c.session = lockIdle, "", 0
+	c.connect(now, out) // a new session for whatever comes next
+}
+
+// TimerName names the client's timers for the log.
+func (c *Client) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerPing:
+		return "ping"
+	case timerCheck:
+		return "check the children"
+	case timerReconnect:
+		return "reconnect"
+	}
+	return ""
+}
+
+// Describe is the client's state.
+func (c *Client) Describe() string {
+	s := fmt.Sprintf("session 0x%x via %s, %s", c.session, c.env.Names[c.srv()], lockNames[c.state])
+	if c.lock != "" {
+		s += " " + c.lock
+	}
+	if c.node != "" {
+		s += " as " + c.node
+	}
+	return s
+}

@@ -1,0 +1,662 @@
+package zookeeper
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Client requests and server replies, as the ZooKeeper API names them.
+const (
+	OpConnect     = "CONNECT"
+	OpPing        = "PING"
+	OpCreate      = "CREATE"
+	OpDelete      = "DELETE"
+	OpGetChildren = "GETCHILDREN"
+	OpExists      = "EXISTS"
+
+	RepConnected = "CONNECTED"
+	RepPong      = "PONG"
+	RepCreated   = "CREATED"
+	RepDeleted   = "DELETED"
+	RepChildren  = "CHILDREN"
+	RepStat      = "STAT"
+	RepError     = "ERROR" // Value: SESSIONEXPIRED, CONNECTIONLOSS, NONODE
+	RepWatch     = "WATCH" // Opts: NodeDeleted, NodeChildrenChanged, NodeCreated
+
+	ErrSessionExpired = "SESSIONEXPIRED"
+	ErrConnLoss       = "CONNECTIONLOSS"
+	ErrNoNode         = "NONODE"
+
+	// Between servers.
+	opRequest    = "REQUEST" // a follower forwards a write to the leader
+	opTouch      = "TOUCH"   // a follower tells the leader a session is alive
+	opProposal   = "PROPOSAL"
+	opAck        = "ACK"
+	opCommit     = "COMMIT"
+	opLeaderPing = "LEADERPING"
+	opVote       = "VOTE"
+	opNewLeader  = "NEWLEADER"
+
+	// Service names the ensemble's grants in observations.
+	Service = "zookeeper"
+)
+
+// ServerConfig configures a server.
+type ServerConfig struct {
+	Servers       []sim.ProcID  // the ensemble, in id order; the first leads at start
+	Tick          time.Duration // leader pings and session checks (default 100 ms)
+	LeaderTimeout time.Duration // a follower that hears nothing this long looks for a leader (500 ms)
+	ElectionTime  time.Duration // how long an election takes (200 ms)
+}
+
+type role uint8
+
+const (
+	looking role = iota
+	following
+	leading
+)
+
+var roleNames = [...]string{"looking", "following", "leading"}
+
+const (
+	timerTick sim.TimerID = iota + 1
+	timerElection
+)
+
+// Server is one ZooKeeper server.
+type Server struct {
+	env      sim.Env
+	cfg      ServerConfig
+	role     role
+	leader   sim.ProcID
+	epoch    int64
+	counter  int64
+	t        *tree
+	log      []*txn           // logged proposals not yet applied, in zxid order
+	acks     map[int64][]bool // leader: per pending zxid, which servers have it
+	lastHear time.Duration    // follower: when it last heard from the leader (mono)
+	heard    map[int64]time.Duration
+	clients  map[int64]sim.ProcID // sessions connected to this server
+	dataW    map[string][]int64   // one-shot watches, by path: sessions
+	childW   map[string][]int64
+	votes    map[sim.ProcID]int64 // election: each voter's last zxid
+	lowest   map[string]holder    // leader: each lock's current lowest child (the grant)
+}
+
+// holder is a lock's lowest child and the client whose session owns it.
+type holder struct {
+	name  string
+	owner sim.ProcID
+}
+
+// NewServer returns a constructor for a server with cfg.
+func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
+	if cfg.Tick == 0 {
+		cfg.Tick = 100 * time.Millisecond
+	}
+	if cfg.LeaderTimeout == 0 {
+		cfg.LeaderTimeout = 500 * time.Millisecond
+	}
+	if cfg.ElectionTime == 0 {
+		cfg.ElectionTime = 200 * time.Millisecond
+	}
+	return func(env sim.Env) sim.Process {
+		return &Server{env: env, cfg: cfg, t: newTree(), acks: map[int64][]bool{}, heard: map[int64]time.Duration{},
+			clients: map[int64]sim.ProcID{}, dataW: map[string][]int64{}, childW: map[string][]int64{},
+			votes: map[sim.ProcID]int64{}, lowest: map[string]holder{}}
+	}
+}
+
+func (s *Server) quorum() int { return len(s.cfg.Servers)/2 + 1 }
+
+func (s *Server) index(p sim.ProcID) int { return slices.Index(s.cfg.Servers, p) }
+
+// Step handles one input.
+func (s *Server) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		s.recover(now, in.Disk, out)
+	case sim.InTimer:
+		switch in.Timer {
+		case timerTick:
+			s.tick(now, out)
+		case timerElection:
+			s.decide(now, out)
+		}
+	case sim.InMessage:
+		if s.index(in.From) >= 0 {
+			s.peer(now, in.From, in.Msg, out)
+		} else {
+			s.client(now, in.From, in.Msg, out)
+		}
+	}
+}
+
+// recover rebuilds the log from disk and joins the ensemble: the first server
+// leads a fresh ensemble; a restarted one looks for the leader.
+func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) {
+	for _, r := range disk {
+		switch x := r.Body.(type) {
+		case *txn:
+			s.logTxn(x)
+		case *snapshot:
+			s.t, s.log, s.epoch = x.Tree.clone(), nil, x.Epoch
+		}
+		if r.Op == opCommit {
+			s.applyUpTo(now, r.N, out)
+		}
+	}
+	if len(disk) == 0 && s.env.Incarnation == 0 && s.cfg.Servers[0] == s.env.ID {
+		s.becomeLeader(now, out, 1)
+		return
+	}
+	if len(disk) == 0 && s.env.Incarnation == 0 {
+		s.role, s.leader, s.epoch, s.lastHear = following, s.cfg.Servers[0], 1, now.Mono
+		out.SetTimer(timerTick, s.cfg.Tick)
+		return
+	}
+	s.startElection(now, out)
+}
+
+func (s *Server) logTxn(x *txn) {
+	if x.Zxid <= s.t.lastZxid || slices.ContainsFunc(s.log, func(y *txn) bool { return y.Zxid == x.Zxid }) {
+		return
+	}
+	s.log = append(s.log, x)
+	slices.SortFunc(s.log, func(a, b *txn) int { return int(a.Zxid - b.Zxid) })
+}
+
+// persist logs a proposal durably (fsync before acknowledging).
+func (s *Server) persist(x *txn, out *sim.Outputs) {
+	out.Write(sim.Message{Op: opProposal, Body: x})
+	out.Fsync()
+}
+
+// --- the client side of a server ---
+
+func (s *Server) serving() bool { return s.role != looking }
+
+func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	reply := func(r sim.Message) { r.ID = m.ID; out.Send(from, r) }
+	if !s.serving() {
+		reply(sim.Message{Op: RepError, Value: ErrConnLoss})
+		return
+	}
+	sess := m.N
+	if m.Op != OpConnect || sess != 0 {
+		if _, ok := s.t.sessions[sess]; !ok {
+			reply(sim.Message{Op: RepError, Value: ErrSessionExpired})
+			return
+		}
+		s.clients[sess] = from
+		s.touch(now, sess, out)
+	}
+	switch m.Op {
+	case OpConnect:
+		if sess != 0 {
+			reply(sim.Message{Op: RepConnected}.WithN(sess))
+			return
+		}
+		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: m.M, Origin: s.env.ID, Req: m.ID}, out)
+	case OpPing:
+		reply(sim.Message{Op: RepPong})
+	case OpCreate:
+		s.write(now, &txn{Kind: txCreate, Session: sess, Client: from, Path: m.Key, Ephemeral: true,
+			Origin: s.env.ID, Req: m.ID}, out)
+	case OpDelete:
+		s.write(now, &txn{Kind: txDelete, Session: sess, Client: from, Path: m.Key, Origin: s.env.ID, Req: m.ID, ByOwner: true}, out)
+	case OpGetChildren:
+		if m.Opts == "WATCH" {
+			s.childW[m.Key] = appendOnce(s.childW[m.Key], sess)
+		}
+		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: from, By: sim.NoProc, Name: "getchildren_calls", Value: 1})
+		reply(sim.Message{Op: RepChildren, Key: m.Key, Body: childList(s.t.children(m.Key))})
+	case OpExists:
+		n, ok := s.t.nodes[m.Key]
+		if m.Opts == "WATCH" {
+			s.dataW[m.Key] = appendOnce(s.dataW[m.Key], sess)
+		}
+		if !ok {
+			reply(sim.Message{Op: RepError, Key: m.Key, Value: ErrNoNode})
+			return
+		}
+		reply(sim.Message{Op: RepStat, Key: m.Key}.WithN(n.czxid))
+	}
+}
+
+func appendOnce(s []int64, x int64) []int64 {
+	if slices.Contains(s, x) {
+		return s
+	}
+	return append(s, x)
+}
+
+// touch records that a session is alive (at the leader, or forwarded to it).
+func (s *Server) touch(now sim.LocalTime, sess int64, out *sim.Outputs) {
+	if s.role == leading {
+		s.heard[sess] = now.Mono
+		return
+	}
+	out.Send(s.leader, sim.Message{Op: opTouch}.WithN(sess))
+}
+
+// write sends a write to the leader, or proposes it when this is the leader.
+func (s *Server) write(now sim.LocalTime, x *txn, out *sim.Outputs) {
+	if s.role == leading {
+		s.propose(now, x, out)
+		return
+	}
+	out.Send(s.leader, sim.Message{Op: opRequest, Body: x})
+}
+
+// --- the broadcast ---
+
+func (s *Server) propose(now sim.LocalTime, x *txn, out *sim.Outputs) {
+	switch x.Kind {
+	case txCreate:
+		// The leader decides the sequential name from the parent's counter.
+		p := parent(x.Path)
+		if s.t.nodes[p] == nil {
+			s.t.nodes[p] = &znode{}
+		}
+		seq := s.t.nodes[p].nextSeq
+		s.t.nodes[p].nextSeq++
+		x.Path = fmt.Sprintf("%s%010d", x.Path, seq)
+	case txCreateSession:
+		x.Session = s.epoch<<32 | int64(s.env.ID+1)<<24 | (s.counter + 1)
+	}
+	s.counter++
+	x.Zxid = s.epoch<<32 | s.counter
+	s.persist(x, out)
+	s.logTxn(x)
+	acks := make([]bool, len(s.cfg.Servers))
+	acks[s.index(s.env.ID)] = true
+	s.acks[x.Zxid] = acks
+	for _, p := range s.cfg.Servers {
+		if p != s.env.ID {
+			out.Send(p, sim.Message{Op: opProposal, Body: x}.WithN(s.epoch))
+		}
+	}
+	s.tryCommit(now, out)
+}
+
+// tryCommit commits, in zxid order, every proposal a quorum has logged.
+func (s *Server) tryCommit(now sim.LocalTime, out *sim.Outputs) {
+	for len(s.log) > 0 {
+		x := s.log[0]
+		n := 0
+		for _, a := range s.acks[x.Zxid] {
+			if a {
+				n++
+			}
+		}
+		if n < s.quorum() {
+			return
+		}
+		delete(s.acks, x.Zxid)
+		for _, p := range s.cfg.Servers {
+			if p != s.env.ID {
+				out.Send(p, sim.Message{Op: opCommit}.WithN(x.Zxid))
+			}
+		}
+		out.Write(sim.Message{Op: opCommit}.WithN(x.Zxid))
+		s.applyUpTo(now, x.Zxid, out)
+	}
+}
+
+// applyUpTo applies every logged transaction up to zxid, in order.
+func (s *Server) applyUpTo(now sim.LocalTime, zxid int64, out *sim.Outputs) {
+	for len(s.log) > 0 && s.log[0].Zxid <= zxid {
+		x := s.log[0]
+		s.log = s.log[1:]
+		s.apply(now, x, out)
+	}
+}
+
+func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
+	t := s.t
+	t.lastZxid = x.Zxid
+	var reply *sim.Message
+	switch x.Kind {
+	case txCreateSession:
+		t.sessions[x.Session] = &session{client: x.Client, timeout: x.Timeout}
+		s.heard[x.Session] = now.Mono
+		if x.Origin == s.env.ID {
+			s.clients[x.Session] = x.Client
+		}
+		reply = &sim.Message{Op: RepConnected, N: x.Session, HasN: true}
+	case txCloseSession:
+		for _, p := range s.sortedPaths() {
+			if t.nodes[p].ephemeral == x.Session {
+				s.remove(now, p, false, out)
+			}
+		}
+		delete(t.sessions, x.Session)
+		delete(s.heard, x.Session)
+		if s.role == leading {
+			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "session_expiries", Value: 1})
+		}
+	case txCreate:
+		p := parent(x.Path)
+		if t.nodes[p] == nil {
+			t.nodes[p] = &znode{}
+		}
+		t.nodes[x.Path] = &znode{czxid: x.Zxid, mzxid: x.Zxid, ephemeral: x.Session}
+		// Every server keeps the parent's counter past the names the leader chose,
+		// so that a follower that becomes leader never reuses one.
+		var seq int64
+		if _, err := fmt.Sscanf(x.Path[max(len(x.Path)-10, 0):], "%d", &seq); err == nil {
+			t.nodes[p].nextSeq = max(t.nodes[p].nextSeq, seq+1)
+		}
+		s.fire(s.dataW, x.Path, "NodeCreated", out)
+		s.fire(s.childW, p, "NodeChildrenChanged", out)
+		reply = &sim.Message{Op: RepCreated, Key: x.Path, N: x.Zxid, HasN: true}
+	case txDelete:
+		if _, ok := t.nodes[x.Path]; ok {
+			s.remove(now, x.Path, x.ByOwner, out)
+			reply = &sim.Message{Op: RepDeleted, Key: x.Path}
+		} else {
+			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
+		}
+	}
+	if s.role == leading {
+		s.reportGrants(x, out)
+	}
+	if reply != nil && x.Origin == s.env.ID && x.Client != sim.NoProc {
+		reply.ID = x.Req
+		out.Send(x.Client, *reply)
+	}
+}
+
+func (s *Server) remove(now sim.LocalTime, path string, byOwner bool, out *sim.Outputs) {
+	delete(s.t.nodes, path)
+	s.fire(s.dataW, path, "NodeDeleted", out)
+	s.fire(s.childW, parent(path), "NodeChildrenChanged", out)
+}
+
+// fire sends a one-shot watch's notifications to the clients connected here.
+func (s *Server) fire(watches map[string][]int64, path, event string, out *sim.Outputs) {
+	for _, sess := range watches[path] {
+		c, ok := s.clients[sess]
+		if !ok {
+			continue
+		}
+		out.Send(c, sim.Message{Op: RepWatch, Key: path, Opts: event})
+	}
+	delete(watches, path)
+}
+
+func (s *Server) sortedPaths() []string {
+	ps := make([]string, 0, len(s.t.nodes))
+	for p := range s.t.nodes {
+		ps = append(ps, p)
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// reportGrants tells the checker which session the ensemble now lets hold each
+// lock: the owner of the lowest child of the lock node.
+func (s *Server) reportGrants(x *txn, out *sim.Outputs) {
+	if x.Kind != txCreate && x.Kind != txDelete && x.Kind != txCloseSession {
+		return
+	}
+	locks := map[string]bool{}
+	for p := range s.t.nodes {
+		if pp := parent(p); pp != "/" {
+			locks[pp] = true
+		}
+	}
+	for l, h := range s.lowest {
+		if h.name != "" {
+			locks[l] = true
+		}
+	}
+	names := make([]string, 0, len(locks))
+	for l := range locks {
+		names = append(names, l)
+	}
+	slices.Sort(names)
+	for _, l := range names {
+		kids := s.t.children(l)
+		now := ""
+		if len(kids) > 0 {
+			now = kids[0]
+		}
+		before := s.lowest[l]
+		if now == before.name {
+			continue
+		}
+		lock := strings.TrimPrefix(l, "/")
+		if before.name != "" {
+			reason, by := sim.ReasonExpired, s.env.ID // the leader expired its session
+			if x.Kind == txDelete && x.Path == l+"/"+before.name {
+				reason, by = sim.ReasonReleased, before.owner
+			}
+			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: before.owner, By: by,
+				Lock: lock, Grant: before.name, Reason: reason})
+		}
+		h := holder{name: now}
+		if now != "" {
+			n := s.t.nodes[l+"/"+now]
+			h.owner = s.t.sessions[n.ephemeral].clientOr()
+			out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: h.owner,
+				By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true})
+		}
+		s.lowest[l] = h
+	}
+}
+
+// --- between servers ---
+
+func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case opRequest:
+		if s.role == leading {
+			s.propose(now, m.Body.(*txn), out)
+		}
+	case opTouch:
+		if s.role == leading {
+			if _, ok := s.t.sessions[m.N]; ok {
+				s.heard[m.N] = now.Mono
+			}
+		}
+	case opProposal:
+		if s.role == following && from == s.leader {
+			x := m.Body.(*txn)
+			s.persist(x, out)
+			s.logTxn(x)
+			out.Send(from, sim.Message{Op: opAck}.WithN(x.Zxid))
+			s.lastHear = now.Mono
+		}
+	case opAck:
+		if s.role == leading {
+			if a, ok := s.acks[m.N]; ok {
+				a[s.index(from)] = true
+				s.tryCommit(now, out)
+			}
+		}
+	case opCommit:
+		if s.role == following && from == s.leader {
+			out.Write(sim.Message{Op: opCommit}.WithN(m.N))
+			s.applyUpTo(now, m.N, out)
+			s.lastHear = now.Mono
+		}
+	case opLeaderPing:
+		if s.role == following && from == s.leader {
+			s.lastHear = now.Mono
+		}
+	case opVote:
+		s.vote(now, from, m.N, out)
+	case opNewLeader:
+		snap := m.Body.(*snapshot)
+		if snap.Epoch >= s.epoch && (s.role == looking || from != s.leader) {
+			s.t, s.log, s.epoch, s.leader, s.role = snap.Tree.clone(), nil, snap.Epoch, from, following
+			s.lastHear = now.Mono
+			s.acks = map[int64][]bool{}
+			out.Write(sim.Message{Op: opNewLeader, Body: snap})
+			out.Fsync()
+			out.CancelTimer(timerElection)
+			out.SetTimer(timerTick, s.cfg.Tick)
+			out.Observe(sim.Note(sim.NoProc, "%s follows %s (epoch %d)", s.env.Name, s.env.Names[from], snap.Epoch))
+		}
+	}
+}
+
+// tick: a leader pings its followers and expires sessions; a follower checks
+// that it still hears from its leader.
+func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
+	switch s.role {
+	case leading:
+		for _, p := range s.cfg.Servers {
+			if p != s.env.ID {
+				out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch))
+			}
+		}
+		for _, id := range s.t.sortedSessions() {
+			ss := s.t.sessions[id]
+			if !ss.closing && now.Mono-s.heard[id] > time.Duration(ss.timeout)*time.Millisecond {
+				ss.closing = true
+				out.Observe(sim.Note(sim.NoProc, "%s expires session 0x%x of %s: not heard from for %s", s.env.Name, id,
+					s.env.Names[ss.client], sim.FormatDuration(now.Mono-s.heard[id])))
+				s.propose(now, &txn{Kind: txCloseSession, Session: id, Client: sim.NoProc, Origin: sim.NoProc}, out)
+			}
+		}
+	case following:
+		if now.Mono-s.lastHear > s.cfg.LeaderTimeout {
+			out.Observe(sim.Note(sim.NoProc, "%s has not heard from leader %s for %s: it looks for a new one",
+				s.env.Name, s.env.Names[s.leader], sim.FormatDuration(now.Mono-s.lastHear)))
+			s.startElection(now, out)
+			return
+		}
+	}
+	out.SetTimer(timerTick, s.cfg.Tick)
+}
+
+// --- elections ---
+
+func (s *Server) lastLogged() int64 {
+	if len(s.log) > 0 {
+		return s.log[len(s.log)-1].Zxid
+	}
+	return s.t.lastZxid
+}
+
+func (s *Server) startElection(now sim.LocalTime, out *sim.Outputs) {
+	s.role = looking
+	s.votes = map[sim.ProcID]int64{s.env.ID: s.lastLogged()}
+	for _, p := range s.cfg.Servers {
+		if p != s.env.ID {
+			out.Send(p, sim.Message{Op: opVote}.WithN(s.lastLogged()))
+		}
+	}
+	out.SetTimer(timerElection, s.cfg.ElectionTime)
+}
+
+func (s *Server) vote(now sim.LocalTime, from sim.ProcID, zxid int64, out *sim.Outputs) {
+	switch s.role {
+	case looking:
+		if _, ok := s.votes[from]; !ok {
+			s.votes[from] = zxid
+			out.Send(from, sim.Message{Op: opVote}.WithN(s.lastLogged()))
+		}
+	case leading:
+		// A server that lost us: sync it.
+		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t.clone()}})
+	}
+}
+
+// decide ends an election: with votes from a quorum, the server with the highest
+// zxid (then id) leads.
+func (s *Server) decide(now sim.LocalTime, out *sim.Outputs) {
+	if s.role != looking {
+		return
+	}
+	if len(s.votes) < s.quorum() {
+		s.startElection(now, out)
+		return
+	}
+	best := s.env.ID
+	for _, p := range s.cfg.Servers {
+		z, ok := s.votes[p]
+		if ok && (z > s.votes[best] || (z == s.votes[best] && p > best)) {
+			best = p
+		}
+	}
+	if best == s.env.ID {
+		s.becomeLeader(now, out, s.epoch+1)
+		return
+	}
+	// Vote again: the winner, once leading, answers with NEWLEADER; if it died,
+	// the next round elects someone else.
+	s.startElection(now, out)
+}
+
+func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) {
+	s.role, s.leader, s.epoch, s.counter = leading, s.env.ID, epoch, 0
+	// Everything this server logged is committed by the new epoch (ZAB).
+	if len(s.log) > 0 {
+		s.applyUpTo(now, s.log[len(s.log)-1].Zxid, out)
+	}
+	for _, id := range s.t.sortedSessions() {
+		s.heard[id] = now.Mono // session timeouts restart with the leader
+		s.t.sessions[id].closing = false
+	}
+	if epoch > 1 { // the first leader of a fresh ensemble was not elected
+		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "elections", Value: 1})
+	}
+	out.Observe(sim.Note(sim.NoProc, "%s leads the ensemble (epoch %d, last zxid %s)", s.env.Name, epoch, zxidText(s.t.lastZxid)))
+	snap := &snapshot{Epoch: epoch, Tree: s.t.clone()}
+	for _, p := range s.cfg.Servers {
+		if p != s.env.ID {
+			out.Send(p, sim.Message{Op: opNewLeader, Body: snap})
+		}
+	}
+	s.lowest = map[string]holder{}
+	s.reportGrants(&txn{Kind: txCreate}, out)
+	out.SetTimer(timerTick, s.cfg.Tick)
+}
+
+// TimerName names the server's timers for the log.
+func (s *Server) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerTick:
+		return "tick"
+	case timerElection:
+		return "election round ends"
+	}
+	return ""
+}
+
+// Describe is the server's state.
+func (s *Server) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (epoch %d, leader %s), last zxid %s;", roleNames[s.role], s.epoch, s.env.Names[s.leader],
+		zxidText(s.t.lastZxid))
+	for _, p := range s.sortedPaths() {
+		if p == "/" {
+			continue
+		}
+		n := s.t.nodes[p]
+		fmt.Fprintf(&b, " %s(czxid %s", p, zxidText(n.czxid))
+		if n.ephemeral != 0 {
+			if c := s.t.sessions[n.ephemeral].clientOr(); c >= 0 {
+				fmt.Fprintf(&b, ", ephemeral of %s", s.env.Names[c])
+			}
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func (ss *session) clientOr() sim.ProcID {
+	if ss == nil {
+		return sim.NoProc
+	}
+	return ss.client
+}
