@@ -118,18 +118,19 @@ func (c *Catalogue) View() string {
 	if c.cursor >= c.top+rows {
 		c.top = c.cursor - rows + 1
 	}
-	idW := 8
+	idW, protoW := 8, 8
 	for _, sc := range c.all {
-		idW = max(idW, len(sc.ID))
+		idW, protoW = max(idW, len(sc.ID)), max(protoW, len(sc.Protocol))
 	}
 	lines := []string{fit(title, com.Width), fit(filter, com.Width),
-		fit(s.Title.Render(fmt.Sprintf("   %-*s  %-8s %-7s %s", idW, "ID", "PROTOCOL", "VERDICT", "SUMMARY")), com.Width)}
+		fit(s.Title.Render(fmt.Sprintf("   %-*s  %-*s %-7s %s", idW, "ID", protoW, "PROTOCOL", "VERDICT", "SUMMARY")), com.Width)}
 	for i := c.top; i < len(c.shown) && i < c.top+rows; i++ {
 		sc := c.shown[i]
 		v := sc.ExpectedVerdict()
-		line := fmt.Sprintf(" %s %-*s  %-8s %s %s", " ", idW, sc.ID, sc.Protocol, s.Verdict[v].Render(fmt.Sprintf("%-7s", v)), sc.Summary)
+		rest := fmt.Sprintf("  %-*s %s %s", protoW, sc.Protocol, s.Verdict[v].Render(fmt.Sprintf("%-7s", v)), sc.Summary)
+		line := fmt.Sprintf("   %-*s", idW, sc.ID) + rest
 		if i == c.cursor {
-			line = s.Cursor.Render(fmt.Sprintf(" ▸ %-*s", idW, sc.ID)) + fmt.Sprintf("  %-8s %s %s", sc.Protocol, s.Verdict[v].Render(fmt.Sprintf("%-7s", v)), sc.Summary)
+			line = s.Cursor.Render(fmt.Sprintf(" ▸ %-*s", idW, sc.ID)) + rest
 		}
 		lines = append(lines, fit(line, com.Width))
 	}
