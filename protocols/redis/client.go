@@ -147,6 +147,10 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case CmdRead, CmdWrite:
 		// The client acts under the grant it last held, believing or not: the
 		// scenario decides when a stale client writes.
+		if c.held == "" {
+			out.Observe(c.note("%s has never held a lock; %s not sent", c.env.Name, m.Op))
+			return
+		}
 		target := c.env.Lookup(m.Key)
 		if target == sim.NoProc {
 			out.Observe(c.note("%s: no process %s to %s", c.env.Name, m.Key, m.Op))

@@ -123,6 +123,10 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case CmdExtend:
 			c.extend(now, out)
 		case redis.CmdRead, redis.CmdWrite:
+			if c.held == "" {
+				out.Observe(c.note("%s has never held a lock; %s not sent", c.env.Name, in.Msg.Op))
+				return
+			}
 			if target := c.env.Lookup(in.Msg.Key); target != sim.NoProc {
 				out.Send(target, sim.Message{Op: in.Msg.Op, Key: in.Msg.Key, Value: c.held})
 			}

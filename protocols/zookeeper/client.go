@@ -187,6 +187,10 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.state, c.node = lockIdle, ""
 	case "read", "write":
+		if c.held == "" {
+			out.Observe(sim.Note(c.env.ID, "%s has never held a lock; %s not sent", c.env.Name, m.Op))
+			return
+		}
 		if target := c.env.Lookup(m.Key); target != sim.NoProc {
 			op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
 			if c.cfg.Fencing && c.held != "" {

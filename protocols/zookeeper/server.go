@@ -38,6 +38,7 @@ const (
 	opAck        = "ACK"
 	opCommit     = "COMMIT"
 	opLeaderPing = "LEADERPING"
+	opPingAck    = "PINGACK"
 	opVote       = "VOTE"
 	opNewLeader  = "NEWLEADER"
 
@@ -84,14 +85,8 @@ type Server struct {
 	clients  map[int64]sim.ProcID // sessions connected to this server
 	dataW    map[string][]int64   // one-shot watches, by path: sessions
 	childW   map[string][]int64
-	votes    map[sim.ProcID]int64 // election: each voter's last zxid
-	lowest   map[string]holder    // leader: each lock's current lowest child (the grant)
-}
-
-// holder is a lock's lowest child and the client whose session owns it.
-type holder struct {
-	name  string
-	owner sim.ProcID
+	votes    map[sim.ProcID]int64         // election: each voter's last zxid
+	followed map[sim.ProcID]time.Duration // leader: when each follower last answered
 }
 
 // NewServer returns a constructor for a server with cfg.
@@ -108,7 +103,7 @@ func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process {
 		return &Server{env: env, cfg: cfg, t: newTree(), acks: map[int64][]bool{}, heard: map[int64]time.Duration{},
 			clients: map[int64]sim.ProcID{}, dataW: map[string][]int64{}, childW: map[string][]int64{},
-			votes: map[sim.ProcID]int64{}, lowest: map[string]holder{}}
+			votes: map[sim.ProcID]int64{}}
 	}
 }
 
@@ -364,9 +359,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
 		}
 	}
-	if s.role == leading {
-		s.reportGrants(x, out)
-	}
+	s.updateHolders(x, out)
 	if reply != nil && x.Origin == s.env.ID && x.Client != sim.NoProc {
 		reply.ID = x.Req
 		out.Send(x.Client, *reply)
@@ -400,9 +393,10 @@ func (s *Server) sortedPaths() []string {
 	return ps
 }
 
-// reportGrants tells the checker which session the ensemble now lets hold each
-// lock: the owner of the lowest child of the lock node.
-func (s *Server) reportGrants(x *txn, out *sim.Outputs) {
+// updateHolders keeps each lock's holder (the owner of the lowest child of the
+// lock node) in the replicated state; the leader reports the changes to the
+// checker as grants.
+func (s *Server) updateHolders(x *txn, out *sim.Outputs) {
 	if x.Kind != txCreate && x.Kind != txDelete && x.Kind != txCloseSession {
 		return
 	}
@@ -412,11 +406,12 @@ func (s *Server) reportGrants(x *txn, out *sim.Outputs) {
 			locks[pp] = true
 		}
 	}
-	for l, h := range s.lowest {
+	for l, h := range s.t.lowest {
 		if h.name != "" {
 			locks[l] = true
 		}
 	}
+	report := s.role == leading
 	names := make([]string, 0, len(locks))
 	for l := range locks {
 		names = append(names, l)
@@ -428,12 +423,12 @@ func (s *Server) reportGrants(x *txn, out *sim.Outputs) {
 		if len(kids) > 0 {
 			now = kids[0]
 		}
-		before := s.lowest[l]
+		before := s.t.lowest[l]
 		if now == before.name {
 			continue
 		}
 		lock := strings.TrimPrefix(l, "/")
-		if before.name != "" {
+		if before.name != "" && report {
 			reason, by := sim.ReasonExpired, s.env.ID // the leader expired its session
 			if x.Kind == txDelete && x.Path == l+"/"+before.name {
 				reason, by = sim.ReasonReleased, before.owner
@@ -445,10 +440,12 @@ func (s *Server) reportGrants(x *txn, out *sim.Outputs) {
 		if now != "" {
 			n := s.t.nodes[l+"/"+now]
 			h.owner = s.t.sessions[n.ephemeral].clientOr()
-			out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: h.owner,
-				By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true})
+			if report {
+				out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: h.owner,
+					By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true})
+			}
 		}
-		s.lowest[l] = h
+		s.t.lowest[l] = h
 	}
 }
 
@@ -490,6 +487,11 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	case opLeaderPing:
 		if s.role == following && from == s.leader {
 			s.lastHear = now.Mono
+			out.Send(from, sim.Message{Op: opPingAck}.WithN(s.epoch))
+		}
+	case opPingAck:
+		if s.role == leading {
+			s.followed[from] = now.Mono
 		}
 	case opVote:
 		s.vote(now, from, m.N, out)
@@ -513,6 +515,19 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
 	switch s.role {
 	case leading:
+		// A leader that no longer hears from a quorum steps down (ZooKeeper's
+		// sync limit): a partitioned minority must not go on serving.
+		heard := 1
+		for _, p := range s.cfg.Servers {
+			if p != s.env.ID && now.Mono-s.followed[p] <= s.cfg.LeaderTimeout {
+				heard++
+			}
+		}
+		if heard < s.quorum() {
+			out.Observe(sim.Note(sim.NoProc, "%s hears from only %d of %d servers: it stops leading", s.env.Name, heard, len(s.cfg.Servers)))
+			s.startElection(now, out)
+			return
+		}
 		for _, p := range s.cfg.Servers {
 			if p != s.env.ID {
 				out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch))
@@ -599,6 +614,10 @@ func (s *Server) decide(now sim.LocalTime, out *sim.Outputs) {
 
 func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) {
 	s.role, s.leader, s.epoch, s.counter = leading, s.env.ID, epoch, 0
+	s.followed = map[sim.ProcID]time.Duration{}
+	for _, p := range s.cfg.Servers {
+		s.followed[p] = now.Mono // every follower gets a leader timeout to answer
+	}
 	// Everything this server logged is committed by the new epoch (ZAB).
 	if len(s.log) > 0 {
 		s.applyUpTo(now, s.log[len(s.log)-1].Zxid, out)
@@ -617,8 +636,6 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 			out.Send(p, sim.Message{Op: opNewLeader, Body: snap})
 		}
 	}
-	s.lowest = map[string]holder{}
-	s.reportGrants(&txn{Kind: txCreate}, out)
 	out.SetTimer(timerTick, s.cfg.Tick)
 }
 

@@ -21,6 +21,15 @@ type tree struct {
 	nodes    map[string]*znode
 	sessions map[int64]*session
 	lastZxid int64
+	// lowest is each lock's lowest child and its owner: part of the replicated
+	// state, so that a new leader reports grant changes from where the ensemble was.
+	lowest map[string]holder
+}
+
+// holder is a lock's lowest child and the client whose session owns it.
+type holder struct {
+	name  string
+	owner sim.ProcID
 }
 
 type session struct {
@@ -30,7 +39,7 @@ type session struct {
 }
 
 func newTree() *tree {
-	return &tree{nodes: map[string]*znode{"/": {}}, sessions: map[int64]*session{}}
+	return &tree{nodes: map[string]*znode{"/": {}}, sessions: map[int64]*session{}, lowest: map[string]holder{}}
 }
 
 func parent(path string) string {
@@ -122,7 +131,10 @@ func (s *snapshot) String() string {
 }
 
 func (t *tree) clone() *tree {
-	c := &tree{nodes: map[string]*znode{}, sessions: map[int64]*session{}, lastZxid: t.lastZxid}
+	c := &tree{nodes: map[string]*znode{}, sessions: map[int64]*session{}, lastZxid: t.lastZxid, lowest: map[string]holder{}}
+	for l, h := range t.lowest {
+		c.lowest[l] = h
+	}
 	for p, n := range t.nodes {
 		nn := *n
 		c.nodes[p] = &nn
