@@ -380,3 +380,23 @@ func TestLinksAreFIFOUnlessReordering(t *testing.T) {
 		t.Errorf("reorder=0.5 never reordered 40 messages")
 	}
 }
+
+// The trace recomputes any clock reading at any time from the initial clocks and
+// the recorded jumps and drift changes: the TUI's clocks panel relies on it.
+func TestTraceClockAtMatchesTheLiveClock(t *testing.T) {
+	w := NewWorld(Config{})
+	p := w.AddProcess("p", "test", Clock{Offset: time.Second, DriftPPM: 2000}, newEcho)
+	w.Schedule(Time(time.Second), Action{Kind: ActJump, Proc: p, Dur: 15 * time.Second})
+	w.Schedule(Time(2*time.Second), Action{Kind: ActDrift, Proc: p, PPM: -5000})
+	w.Schedule(Time(3*time.Second), cmd(p, "timer", 1, int64(time.Second)))
+	tr := w.Run()
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		if e.Proc == p && tr.ClockAt(p, e.At) != e.Local {
+			t.Fatalf("at %s: ClockAt %v, recorded %v", e.At, tr.ClockAt(p, e.At), e.Local)
+		}
+	}
+	if got := tr.ClockAt(p, Time(2500*time.Millisecond)); got.Wall-got.Mono != 16*time.Second {
+		t.Fatalf("wall - mono at 2.5 s = %v, want the offset plus the jump, 16 s", got.Wall-got.Mono)
+	}
+}

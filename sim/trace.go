@@ -23,10 +23,43 @@ type Trace struct {
 	End       Time
 	EndReason EndReason
 
+	// Clocks is each process's clock at the start; with the clock-jump and
+	// clock-drift events it gives any reading at any time (ClockAt).
+	Clocks []Clock
+
 	events chunked[Event]
+	clockEvents map[ProcID][]int // built on first use
 	msgs   chunked[Message] // sent and commanded messages, by index
 	strs   []string         // notes and state snapshots
 	intern map[string]int32 // notes, which repeat ("partition", timer names)
+}
+
+// ClockAt is process p's clock reading at true time t, as the run left it.
+func (t *Trace) ClockAt(p ProcID, at Time) LocalTime {
+	if p < 0 || int(p) >= len(t.Clocks) {
+		return LocalTime{}
+	}
+	if t.clockEvents == nil {
+		t.clockEvents = map[ProcID][]int{}
+		for i := range t.Len() {
+			if e := t.Event(i); e.Kind == EvClockJump || e.Kind == EvClockDrift {
+				t.clockEvents[e.Proc] = append(t.clockEvents[e.Proc], i)
+			}
+		}
+	}
+	c := t.Clocks[p]
+	for _, i := range t.clockEvents[p] {
+		e := t.Event(i)
+		if e.At > at {
+			break
+		}
+		if e.Kind == EvClockJump {
+			c.Jump(e.Dur)
+		} else {
+			c.SetDrift(e.At, int64(e.Dur))
+		}
+	}
+	return c.Read(at)
 }
 
 // Len is the number of events.

@@ -129,6 +129,9 @@ func (w *World) start() {
 		names[i], roles[i] = w.procs[i].name, w.procs[i].role
 	}
 	w.trace = Trace{Seed: w.cfg.Seed, Names: names, Roles: roles, Limits: w.cfg.Limits}
+	for i := range w.procs {
+		w.trace.Clocks = append(w.trace.Clocks, w.procs[i].clock)
+	}
 	w.net.build(len(w.procs), w.streams.Stream("network"))
 	for i := range w.procs {
 		s := &w.procs[i]
@@ -500,7 +503,7 @@ func (w *World) act(i int) {
 		w.rearmTimers(a.Proc, true)
 	case ActDrift:
 		s.clock.SetDrift(w.now, a.PPM)
-		ev.Kind = EvClockDrift
+		ev.Kind, ev.Dur = EvClockDrift, time.Duration(a.PPM) // the new rate, for Trace.ClockAt
 		w.record(w.noted(ev, fmt.Sprintf("drift now %+d ppm", a.PPM)))
 		w.rearmTimers(a.Proc, false)
 	case ActPartition:

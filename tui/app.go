@@ -57,7 +57,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, a.com.Keys.Quit) && !(a.cat != nil && a.view == nil && a.cat.filtering && msg.String() != "ctrl+c") {
 			return a, tea.Quit
 		}
-		if a.view != nil && a.cat != nil && key.Matches(msg, a.com.Keys.Back) {
+		if a.view != nil && a.cat != nil && !a.view.showHelp && key.Matches(msg, a.com.Keys.Back) {
 			a.view = nil
 			return a, nil
 		}

@@ -79,6 +79,9 @@ func (c *Catalogue) Update(msg tea.Msg) (open bool) {
 			return false
 		}
 		switch {
+		case msg.String() == "esc" && c.filter != "":
+			c.filter = "" // esc clears a kept filter
+			c.apply()
 		case key.Matches(msg, k.Filter):
 			c.filtering = true
 		case key.Matches(msg, k.Down):

@@ -9,7 +9,7 @@ type KeyMap struct {
 	NextViolation, PrevViolation               key.Binding
 	NextFault, PrevFault                       key.Binding
 	Tab, Left, Right, Help, Back, Quit         key.Binding
-	Open, Filter                               key.Binding
+	Open, Filter, Follow                       key.Binding
 }
 
 // DefaultKeyMap is tui.md's key list.
@@ -37,6 +37,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:          b([]string{"q", "ctrl+c"}, "q", "quit"),
 		Open:          b([]string{"enter"}, "enter", "open"),
 		Filter:        b([]string{"/"}, "/", "filter"),
+		Follow:        b([]string{"c"}, "c", "state follows the cursor"),
 	}
 }
 
@@ -51,6 +52,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Down, k.Up, k.Start, k.End},
 		{k.Play, k.Faster, k.Slower},
 		{k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
-		{k.Tab, k.Left, k.Right, k.Back, k.Help, k.Quit},
+		{k.Tab, k.Left, k.Right, k.Follow, k.Back, k.Help, k.Quit},
 	}
 }

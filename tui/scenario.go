@@ -86,7 +86,13 @@ func (m *Scenario) Update(msg tea.Msg) tea.Cmd {
 			m.move(3)
 		}
 	case tea.KeyPressMsg:
+		if m.showHelp && !key.Matches(msg, k.Help) {
+			m.showHelp = false // any key closes the help
+			return nil
+		}
 		switch {
+		case key.Matches(msg, k.Follow):
+			m.proc = -1
 		case key.Matches(msg, k.Down):
 			m.move(1)
 		case key.Matches(msg, k.Up):
@@ -149,6 +155,12 @@ func (m *Scenario) cursorProc() int {
 	if ev := m.tl.RowEvent(m.cursor); ev >= 0 {
 		return int(m.res.Trace.Event(ev).Proc)
 	}
+	row := m.tl.Row(m.cursor) // a violation row: the first process it names
+	for i, c := range row.Cells {
+		if c.Kind == layout.CellViolation {
+			return i
+		}
+	}
 	return -1
 }
 
@@ -165,12 +177,12 @@ func (m *Scenario) View() string {
 		return lipgloss.JoinVertical(lipgloss.Left, header, m.fullHelp(bodyH), footer)
 	}
 	var body string
-	if c.Width >= 100 {
+	if c.Width >= 100 && bodyH >= 18 {
 		side := min(48, c.Width/3)
 		body = lipgloss.JoinHorizontal(lipgloss.Top, m.timeline(c.Width-side, bodyH), m.side(side, bodyH))
 	} else {
-		strip := 4
-		body = lipgloss.JoinVertical(lipgloss.Left, m.timeline(c.Width, bodyH-strip), m.narrationStrip(c.Width, strip))
+		strip := min(5, max(bodyH/3, 2))
+		body = lipgloss.JoinVertical(lipgloss.Left, m.timeline(c.Width, bodyH-strip), m.strip(c.Width, strip))
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, header, body, footer)
 }
@@ -181,18 +193,19 @@ func (m *Scenario) header() string {
 	if m.tl.Len() > 0 {
 		at = m.tl.RowTime(m.cursor)
 	}
-	left := fmt.Sprintf(" %s  seed %d  t=%s  row %d/%d ", m.res.Scenario.ID, m.res.Seed, at, m.cursor+1, m.tl.Len())
 	var badge string
 	if names := m.tl.ViolatedBy(m.cursor); len(names) > 0 {
 		badge = s.BadgeBad.Render(" VIOLATED so far: " + strings.Join(names, ", ") + " ")
 	} else {
 		badge = s.Badge.Render(" no violation so far ")
 	}
-	verdict := " verdict " + s.Verdict[string(m.res.Report.Verdict)].Render(string(m.res.Report.Verdict))
+	play := ""
 	if m.playing {
-		verdict += "  ▶ " + speeds[m.speed].String()
+		play = " ▶ " + speeds[m.speed].String()
 	}
-	return fit(s.Header.Render(left)+badge+verdict+"   ? help", m.com.Width)
+	left := fmt.Sprintf(" t=%s%s  %s  seed %d  row %d/%d ", at, play, m.res.Scenario.ID, m.res.Seed, m.cursor+1, m.tl.Len())
+	verdict := " verdict " + s.Verdict[string(m.res.Report.Verdict)].Render(string(m.res.Report.Verdict))
+	return fit(badge+s.Header.Render(left)+verdict+"   ? help", m.com.Width)
 }
 
 func (m *Scenario) footer() string {
@@ -225,15 +238,18 @@ func (m *Scenario) timeline(w, h int) string {
 		return m.box(nil, w, max(h, 0))
 	}
 	cols := m.tl.Columns()
+	tw := m.tl.TimeWidth() + 2
 	// Columns share what is left after the time and at least 30 cells of sentence.
-	colW := min(max((w-12-30)/max(len(cols), 1), 6), 14)
+	colW := min(max((w-tw-30)/max(len(cols), 1), 6), 14)
 	rows := h - 1
-	if m.cursor < m.top {
-		m.top = m.cursor
+	margin := min(3, rows/4) // keep a few rows of what comes next in view
+	if m.cursor < m.top+margin {
+		m.top = m.cursor - margin
 	}
-	if m.cursor >= m.top+rows {
-		m.top = m.cursor - rows + 1
+	if m.cursor >= m.top+rows-margin {
+		m.top = m.cursor - rows + 1 + margin
 	}
+	m.top = max(min(m.top, m.tl.Len()-rows), 0)
 	lines := []string{m.com.Styles.Title.Render(fit(" "+m.tl.Header(colW), w))}
 	for r := m.top; r < m.top+rows && r < m.tl.Len(); r++ {
 		lines = append(lines, m.row(r, colW, w))
@@ -245,7 +261,7 @@ func (m *Scenario) row(r, colW, w int) string {
 	s := m.com.Styles
 	row := m.tl.Row(r)
 	mark := " "
-	at := fmt.Sprintf("%10s", row.At)
+	at := fmt.Sprintf("%*s", m.tl.TimeWidth(), row.At)
 	if row.Kind == layout.RowViolation {
 		mark = s.Violation.Render("◆")
 	}
@@ -287,8 +303,9 @@ func (m *Scenario) cell(c layout.Cell, col, w int) string {
 }
 
 func (m *Scenario) side(w, h int) string {
-	hs := []int{h * 2 / 5, h * 3 / 10}
-	hs = append(hs, h-hs[0]-hs[1])
+	clocks := min(len(m.tl.Columns())+3, h/2)
+	state := max(6, (h-clocks)/3)
+	hs := []int{h - clocks - state, state, clocks}
 	return lipgloss.JoinVertical(lipgloss.Left,
 		m.panelBox(panelNarration, "narration", m.narrationLines(w-4), w, hs[0]),
 		m.panelBox(panelState, m.stateTitle(), m.stateLines(w-4), w, hs[1]),
@@ -301,14 +318,31 @@ func (m *Scenario) panelBox(p int, title string, lines []string, w, h int) strin
 		st = m.com.Styles.PanelFocus
 	}
 	inner := max(h-2, 0)
-	body := append([]string{m.com.Styles.PanelTitle.Render(title)}, lines...)
+	body := cut(append([]string{m.com.Styles.PanelTitle.Render(title)}, lines...), inner)
 	content := m.box(body, max(w-4, 0), inner)
 	return st.Padding(0, 1).Render(content)
 }
 
-func (m *Scenario) narrationStrip(w, h int) string {
-	lines := append([]string{m.com.Styles.PanelTitle.Render("narration")}, m.narrationLines(w)...)
-	return m.box(lines, w, h)
+// strip is the narrow layout's bottom panel: the focused one (tab cycles).
+func (m *Scenario) strip(w, h int) string {
+	title, lines := "narration", m.narrationLines(w)
+	switch m.panel {
+	case panelState:
+		title, lines = m.stateTitle(), m.stateLines(w)
+	case panelClocks:
+		title, lines = "clocks at the cursor", m.clockLines(w)
+	}
+	return m.box(cut(append([]string{m.com.Styles.PanelTitle.Render(title + "  (tab: next panel)")}, lines...), h), w, h)
+}
+
+// cut keeps at most h lines, marking what it drops.
+func cut(lines []string, h int) []string {
+	if len(lines) <= h || h <= 0 {
+		return lines
+	}
+	lines = append([]string{}, lines[:h]...)
+	lines[h-1] = "…"
+	return lines
 }
 
 func (m *Scenario) narrationLines(w int) []string {
@@ -337,17 +371,22 @@ func (m *Scenario) stateTitle() string {
 	return "state of " + m.tl.Columns()[p].Name
 }
 
-// stateLines shows the selected process's state at the cursor, marking what
-// changed since its previous step.
+// stateLines shows the selected process's state at the cursor, marking it when
+// this very row is that process's step and changed it.
 func (m *Scenario) stateLines(w int) []string {
 	p := m.stateProc()
+	dim := m.com.Styles.Dim
 	if p < 0 || m.tl.Len() == 0 {
-		return []string{m.com.Styles.Dim.Render("(a violation row: no process stepped)")}
+		return []string{dim.Render("no process stepped at this row (h/l choose one)")}
+	}
+	if m.tl.Row(m.cursor).Cells[p].Spans&layout.SpanDown != 0 {
+		return []string{m.com.Styles.Violation.Render("down: crashed, not restarted yet")}
 	}
 	tr := m.res.Trace
 	cur, prev := "", ""
+	curRow := -1
 	found := 0
-	for r, n := m.cursor, 0; r >= 0 && found < 2 && n < 50_000; r, n = r-1, n+1 {
+	for r, n := m.cursor, 0; r >= 0 && found < 2 && n < 200_000; r, n = r-1, n+1 {
 		ev := m.tl.RowEvent(r)
 		if ev < 0 {
 			continue
@@ -357,55 +396,42 @@ func (m *Scenario) stateLines(w int) []string {
 			continue
 		}
 		if found == 0 {
-			cur = tr.State(e)
+			cur, curRow = tr.State(e), r
 		} else {
 			prev = tr.State(e)
 		}
 		found++
 	}
 	if cur == "" {
-		return []string{m.com.Styles.Dim.Render("(no step yet)")}
+		return []string{dim.Render("(no step yet)")}
 	}
 	lines := wrapLines(cur, w)
-	if prev != "" && prev != cur {
+	if curRow == m.cursor && prev != "" && prev != cur {
 		for i := range lines {
 			lines[i] = m.com.Styles.Changed.Render(lines[i])
 		}
-		lines = append(lines, m.com.Styles.Dim.Render("(changed at this step)"))
+		lines = append(lines, dim.Render("(changed at this step)"))
 	}
 	return lines
 }
 
-// clockLines shows each process's clock as of its last event at or before the
-// cursor, and how far its wall clock is from true time.
+// clockLines shows every process's clock at the cursor's true time, and how far
+// its wall clock is from true time.
 func (m *Scenario) clockLines(w int) []string {
-	tr := m.res.Trace
-	cols := m.tl.Columns()
-	seen := make([]bool, len(cols))
-	lines := make([]string, len(cols))
-	left := len(cols)
-	for r, n := m.cursor, 0; r >= 0 && left > 0 && n < 50_000 && m.tl.Len() > 0; r, n = r-1, n+1 {
-		ev := m.tl.RowEvent(r)
-		if ev < 0 {
-			continue
-		}
-		e := tr.Event(ev)
-		if e.Proc < 0 || seen[e.Proc] {
-			continue
-		}
-		seen[e.Proc] = true
-		left--
-		lines[e.Proc] = fmt.Sprintf("%-4s wall %s mono %s", cols[e.Proc].Name,
-			sim.FormatDuration(e.Local.Wall), sim.FormatDuration(e.Local.Mono))
-		if off := e.Local.Wall - time.Duration(e.At); off > time.Millisecond || off < -time.Millisecond {
-			lines[e.Proc] += fmt.Sprintf(" (%+.3fs)", off.Seconds())
-		}
+	if m.tl.Len() == 0 {
+		return nil
 	}
-	for i := range lines {
-		if !seen[i] {
-			lines[i] = fmt.Sprintf("%-4s (no event yet)", cols[i].Name)
+	tr := m.res.Trace
+	at := m.tl.RowTime(m.cursor)
+	var lines []string
+	for i, c := range m.tl.Columns() {
+		r := tr.ClockAt(sim.ProcID(i), at)
+		line := fmt.Sprintf("%-4s wall %s mono %s", c.Name, sim.FormatDuration(r.Wall), sim.FormatDuration(r.Mono))
+		if off := r.Wall - time.Duration(at); off > time.Millisecond || off < -time.Millisecond {
+			line = fmt.Sprintf("%-4s wall %s (%+.3fs) mono %s", c.Name, sim.FormatDuration(r.Wall), off.Seconds(),
+				sim.FormatDuration(r.Mono))
 		}
-		lines[i] = fit(lines[i], w)
+		lines = append(lines, fit(line, w))
 	}
 	return lines
 }

@@ -79,6 +79,8 @@ func TestGoldenViews(t *testing.T) {
 		{"del-after-expiry-first-violation-160x48", func() *App { return NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true}) }, 160, 48, []string{"n"}},
 		{"clock-jump-after-faults-160x48", func() *App { return NewApp(Options{Result: result(t, "redlock-clock-jump"), Dark: true}) }, 160, 48, []string{"f", "f", "f", "n", "tab"}},
 		{"gc-pause-state-160x48", func() *App { return NewApp(Options{Result: result(t, "redlock-gc-pause"), Dark: true}) }, 160, 48, []string{"G", "N", "tab", "l"}},
+		{"del-after-expiry-state-strip-80x24", func() *App { return NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true}) }, 80, 24, []string{"n", "tab"}},
+		{"clock-jump-clocks-strip-120x12", func() *App { return NewApp(Options{Result: result(t, "redlock-clock-jump"), Dark: true}) }, 120, 12, []string{"f", "f", "f", "n", "tab", "tab"}},
 		{"fencing-help-80x24", func() *App { return NewApp(Options{Result: result(t, "fencing-token"), Dark: true}) }, 80, 24, []string{"?"}},
 		{"opened-from-catalogue-160x48", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 160, 48, []string{"down", "enter", "down", "down"}},
 	} {
@@ -142,10 +144,14 @@ func TestResizeSweep(t *testing.T) {
 	}
 	for _, a := range apps {
 		a.Update(keyMsg("n"))
-		for w := 10; w <= 400; w += 13 {
-			for h := 3; h <= 120; h += 9 {
+		for w := 10; w <= 400; w += 11 {
+			for h := 3; h <= 120; h += 3 {
 				s := screen(a, w, h)
-				for _, l := range strings.Split(s, "\n") {
+				lines := strings.Split(s, "\n")
+				if len(lines) > h {
+					t.Fatalf("%dx%d: %d lines, taller than the screen", w, h, len(lines))
+				}
+				for _, l := range lines {
 					if ansi.StringWidth(l) > w {
 						t.Fatalf("%dx%d: a line is %d wide", w, h, ansi.StringWidth(l))
 					}

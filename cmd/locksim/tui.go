@@ -15,7 +15,7 @@ import (
 var terminal = func() bool { return tui.IsTerminal(os.Stdin) && tui.IsTerminal(os.Stdout) }
 
 func uiOptions() tui.Options {
-	_, plain := os.LookupEnv("NO_COLOR")
+	plain := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	return tui.Options{Plain: plain, Dark: plain || lipgloss.HasDarkBackground(os.Stdin, os.Stdout)}
 }
 

@@ -26,7 +26,7 @@ func mutexBelief(f *facts) Result {
 				r.Violations = append(r.Violations, violation(o.At,
 					sprintf("%s believes it holds %s while %s still believes it does (since %s)",
 						f.name(o.Client), o.Lock, f.name(b.client), b.since),
-					f.name(b.client), f.name(o.Client)))
+					f.name(b.client), f.name(o.Client)).at(o.Event))
 			}
 			open[o.Lock] = append(open[o.Lock], belief{o.Client, o.At})
 		case sim.ObsBeliefEnd:

@@ -44,6 +44,7 @@ func ParseVerdict(s string) (Verdict, bool) {
 // Violation is one broken promise.
 type Violation struct {
 	At     sim.Time
+	Event  int // the trace event that revealed it, or -1 (a liveness deadline)
 	Procs  []string
 	Detail string
 }
@@ -195,8 +196,11 @@ func violation(at sim.Time, detail string, procs ...string) Violation {
 	if procs == nil {
 		procs = []string{}
 	}
-	return Violation{At: at, Procs: procs, Detail: detail}
+	return Violation{At: at, Event: -1, Procs: procs, Detail: detail}
 }
+
+// at marks the trace event that revealed a violation.
+func (v Violation) at(event int) Violation { v.Event = event; return v }
 
 // undecided marks a liveness result the run was too short to judge: it is not
 // applicable, never "holds".

@@ -61,7 +61,7 @@ func grantExclusive(f *facts) Result {
 					if p.rec != nil && p.rec.withdrawn <= o.At {
 						d += "; that grant had " + p.rec.withdrawal
 					}
-					r.Violations = append(r.Violations, violation(o.At, d, f.name(p.client), f.name(o.Client)))
+					r.Violations = append(r.Violations, violation(o.At, d, f.name(p.client), f.name(o.Client)).at(o.Event))
 				}
 			}
 			if mine == nil {

@@ -30,7 +30,7 @@ func quorumBacked(f *facts) Result {
 		}
 		return k, on
 	}
-	judge := func(at sim.Time) {
+	judge := func(at sim.Time, event int) {
 		for _, w := range open {
 			if w.broken || at >= w.end {
 				continue
@@ -43,7 +43,7 @@ func quorumBacked(f *facts) Result {
 				}
 				r.Violations = append(r.Violations, violation(at,
 					sprintf("%s's value %s for %s is on %d of %d nodes (%s), below the majority of %d, while its validity runs until %s",
-						f.name(w.client), w.val, w.lock, k, w.n, where, w.n/2+1, w.end), f.name(w.client)))
+						f.name(w.client), w.val, w.lock, k, w.n, where, w.n/2+1, w.end), f.name(w.client)).at(event))
 			}
 		}
 	}
@@ -64,7 +64,7 @@ func quorumBacked(f *facts) Result {
 			if stored[o.Proc][o.Lock] == o.Grant {
 				delete(stored[o.Proc], o.Lock)
 			}
-			judge(o.At)
+			judge(o.At, o.Event)
 		case sim.ObsGrant:
 			if o.Value <= 0 {
 				return
@@ -72,7 +72,7 @@ func quorumBacked(f *facts) Result {
 			r.Applicable = true
 			w := &window{client: o.Client, lock: o.Lock, val: o.Grant, n: int(o.Value), end: promiseEnd(o)}
 			open = append(open, w)
-			judge(o.At)
+			judge(o.At, o.Event)
 		case sim.ObsGrantEnd:
 			for _, w := range open {
 				if w.client == o.Client && w.val == o.Grant && o.Reason == sim.ReasonReleased && o.By == o.Client {
@@ -90,7 +90,7 @@ func quorumBacked(f *facts) Result {
 			}
 		}
 		delete(recovered, p.proc)
-		judge(p.at)
+		judge(p.at, p.idx)
 	})
 	return r
 }

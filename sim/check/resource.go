@@ -35,7 +35,7 @@ func resourceSafe(f *facts) Result {
 			r.Violations = append(r.Violations, violation(o.At,
 				sprintf("%s accepted %s's %s %s after operations of %s %s (since %s): the critical sections interleave",
 					f.name(o.Proc), f.name(o.Client), o.Op, grantText(o.Grant), f.name(other.client), grantText(other.grant), other.first),
-				f.name(other.client), f.name(o.Client)))
+				f.name(other.client), f.name(o.Client)).at(o.Event))
 		}
 		if _, ok := seen[key]; !ok {
 			seen[key] = section{o.Client, o.Grant, o.At}
@@ -72,7 +72,7 @@ func fencingMonotonic(f *facts) Result {
 			r.Violations = append(r.Violations, violation(o.At,
 				sprintf("%s accepted %s's %s with token %d after seeing token %d from %s",
 					f.name(o.Proc), f.name(o.Client), o.Op, o.Token, h.token, f.name(h.client)),
-				f.name(h.client), f.name(o.Client)))
+				f.name(h.client), f.name(o.Client)).at(o.Event))
 		}
 		if !ok || o.Token > h.token {
 			highest[o.Lock] = high{o.Token, o.Client}

@@ -67,7 +67,7 @@ func pad(s string, width int) string {
 // Header is the column header line of the plain-text rendering.
 func (tl *Timeline) Header(width int) string {
 	var b strings.Builder
-	b.WriteString(pad("true time", 10) + " ")
+	b.WriteString(pad("true time", tl.timeW) + " ")
 	for _, c := range tl.cols {
 		b.WriteString(pad(" "+c.Name, width))
 	}
@@ -79,10 +79,11 @@ func (tl *Timeline) RowText(r, width int) string {
 	row := tl.Row(r)
 	var b strings.Builder
 	at := row.At.String()
+	w := tl.timeW
 	if row.Kind == RowViolation {
-		b.WriteString(pad("◆"+strings.Repeat(" ", max(0, 9-len(at)))+at, 10) + " ")
+		b.WriteString(pad("◆"+strings.Repeat(" ", max(0, w-1-len(at)))+at, w) + " ")
 	} else {
-		b.WriteString(strings.Repeat(" ", max(0, 10-len(at))) + at + " ")
+		b.WriteString(strings.Repeat(" ", max(0, w-len(at))) + at + " ")
 	}
 	for _, c := range row.Cells {
 		b.WriteString(CellText(c, width))

@@ -42,7 +42,11 @@ type Timeline struct {
 	spans [][]spanRange // per column, sorted by from
 
 	violRows, faultRows, narrRows []int // built on first use
+	timeW                         int   // the width of the time column
 }
+
+// TimeWidth is the width of the time column: the longest true time of the run.
+func (tl *Timeline) TimeWidth() int { return tl.timeW }
 
 // rowRef is one row: an event index, or a violation index when negative (-1-i).
 type rowRef int32
@@ -71,20 +75,37 @@ func New(t *sim.Trace, rep *check.Report) *Timeline {
 		}
 		sort.SliceStable(tl.viols, func(i, j int) bool { return tl.viols[i].v.At < tl.viols[j].v.At })
 	}
+	// A violation an event revealed comes right after that event's row; one found
+	// at a deadline comes before the first later event.
+	byEvent := map[int][]int{}
+	var timed []int
+	for i, fv := range tl.viols {
+		if fv.v.Event >= 0 {
+			byEvent[fv.v.Event] = append(byEvent[fv.v.Event], i)
+		} else {
+			timed = append(timed, i)
+		}
+	}
 	vi := 0
 	for i := range t.Len() {
 		e := t.Event(i)
-		for vi < len(tl.viols) && tl.viols[vi].v.At < e.At {
-			tl.refs = append(tl.refs, rowRef(-1-vi))
+		for vi < len(timed) && tl.viols[timed[vi]].v.At < e.At {
+			tl.refs = append(tl.refs, rowRef(-1-timed[vi]))
 			vi++
 		}
-		if e.Kind == sim.EvStart {
-			continue // every process starts at 0; a row each says nothing
+		if e.Kind != sim.EvStart { // every process starts at 0; a row each says nothing
+			tl.refs = append(tl.refs, rowRef(i))
 		}
-		tl.refs = append(tl.refs, rowRef(i))
+		for _, v := range byEvent[i] {
+			tl.refs = append(tl.refs, rowRef(-1-v))
+		}
 	}
-	for ; vi < len(tl.viols); vi++ {
-		tl.refs = append(tl.refs, rowRef(-1-vi))
+	for ; vi < len(timed); vi++ {
+		tl.refs = append(tl.refs, rowRef(-1-timed[vi]))
+	}
+	tl.timeW = 10
+	for i := range t.Len() {
+		tl.timeW = max(tl.timeW, len(t.Event(i).At.String()))
 	}
 	tl.buildSpans()
 	return tl
