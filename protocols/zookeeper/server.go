@@ -146,6 +146,7 @@ func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs
 			s.applyUpTo(now, r.N, out)
 		}
 	}
+	s.epoch = max(s.epoch, s.lastLogged()>>32) // an epoch is never reused
 	if len(disk) == 0 && s.env.Incarnation == 0 && s.cfg.Servers[0] == s.env.ID {
 		s.becomeLeader(now, out, 1)
 		return
@@ -466,6 +467,13 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	case opProposal:
 		if s.role == following && from == s.leader {
 			x := m.Body.(*txn)
+			if !s.next(x.Zxid) {
+				// A gap: a proposal was lost on the way. A follower never logs past
+				// a gap (its last zxid would claim what it lacks); it resyncs.
+				out.Observe(sim.Note(sim.NoProc, "%s missed a proposal before %s: it resyncs", s.env.Name, zxidText(x.Zxid)))
+				s.startElection(now, out)
+				return
+			}
 			s.persist(x, out)
 			s.logTxn(x)
 			out.Send(from, sim.Message{Op: opAck}.WithN(x.Zxid))
@@ -479,6 +487,10 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 			}
 		}
 	case opCommit:
+		if s.role == following && from == s.leader && m.N > s.lastLogged() {
+			s.startElection(now, out) // a commit for a proposal it never got: resync
+			return
+		}
 		if s.role == following && from == s.leader {
 			out.Write(sim.Message{Op: opCommit}.WithN(m.N))
 			s.applyUpTo(now, m.N, out)
@@ -555,6 +567,16 @@ func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
 
 // --- elections ---
 
+// next reports whether zxid directly follows what the server has logged: the next
+// counter in the same epoch, or the first of a later epoch.
+func (s *Server) next(zxid int64) bool {
+	last := s.lastLogged()
+	if zxid>>32 == last>>32 {
+		return zxid == last+1
+	}
+	return zxid>>32 > last>>32 && zxid&0xffffffff == 1
+}
+
 func (s *Server) lastLogged() int64 {
 	if len(s.log) > 0 {
 		return s.log[len(s.log)-1].Zxid
@@ -604,7 +626,11 @@ func (s *Server) decide(now sim.LocalTime, out *sim.Outputs) {
 		}
 	}
 	if best == s.env.ID {
-		s.becomeLeader(now, out, s.epoch+1)
+		epoch := s.epoch
+		for _, z := range s.votes {
+			epoch = max(epoch, z>>32)
+		}
+		s.becomeLeader(now, out, epoch+1) // above every epoch the voters have seen
 		return
 	}
 	// Vote again: the winner, once leading, answers with NEWLEADER; if it died,
