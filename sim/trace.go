@@ -27,11 +27,11 @@ type Trace struct {
 	// clock-drift events it gives any reading at any time (ClockAt).
 	Clocks []Clock
 
-	events chunked[Event]
+	events      chunked[Event]
 	clockEvents map[ProcID][]int // built on first use
-	msgs   chunked[Message] // sent and commanded messages, by index
-	strs   []string         // notes and state snapshots
-	intern map[string]int32 // notes, which repeat ("partition", timer names)
+	msgs        chunked[Message] // sent and commanded messages, by index
+	strs        []string         // notes and state snapshots
+	intern      map[string]int32 // notes, which repeat ("partition", timer names)
 }
 
 // ClockAt is process p's clock reading at true time t, as the run left it.

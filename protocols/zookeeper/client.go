@@ -147,8 +147,8 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 		return
 	}
 	if c.conn == connected {
-		c.reqID++
-		out.Send(c.srv(), sim.Message{Op: OpPing, ID: c.reqID}.WithN(c.session))
+		// ID 0: a ping's answer must not displace the awaited request's.
+		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session))
 	}
 }
 
@@ -163,7 +163,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case CmdAcquire:
 		if c.state != lockIdle {
-			out.Observe(sim.Note(c.env.ID, "%s is already %s %s; acquire ignored", c.env.Name, lockNames[c.state], c.lock))
+			out.Observe(sim.Note(c.env.ID, "%s is already busy with %s (%s); acquire ignored", c.env.Name, c.lock, lockNames[c.state]))
 			return
 		}
 		c.lock = m.Key
@@ -175,7 +175,11 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.create(out)
 	case CmdRelease:
 		if c.state == lockIdle || (m.Key != "" && m.Key != c.lock) {
-			out.Observe(sim.Note(c.env.ID, "%s holds nothing called %s; release ignored", c.env.Name, m.Key))
+			what := "no lock"
+			if m.Key != "" {
+				what = "nothing called " + m.Key
+			}
+			out.Observe(sim.Note(c.env.ID, "%s holds %s; release ignored", c.env.Name, what))
 			return
 		}
 		if c.state != lockHolding {
@@ -262,6 +266,11 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			}
 		}
 	case RepCreated:
+		if c.state != lockCreating {
+			// Released while the create was on its way: remove the late node.
+			c.send(sim.Message{Op: OpDelete, Key: m.Key}, OpDelete, out)
+			return
+		}
 		c.node, c.czxid = m.Key[strings.LastIndexByte(m.Key, '/')+1:], m.N
 		c.state = lockChecking
 		if c.cfg.CheckAfter > 0 {
@@ -339,6 +348,8 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "check the children"
 	case timerReconnect:
 		return "reconnect"
+	case timerHold:
+		return "work done"
 	}
 	return ""
 }

@@ -252,7 +252,9 @@ func (s *Server) write(now sim.LocalTime, x *txn, out *sim.Outputs) {
 
 // --- the broadcast ---
 
-func (s *Server) propose(now sim.LocalTime, x *txn, out *sim.Outputs) {
+func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
+	cp := *req // never change the message a follower sent: propose a copy
+	x := &cp
 	switch x.Kind {
 	case txCreate:
 		// The leader decides the sequential name from the parent's counter.
@@ -329,11 +331,17 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 	case txCloseSession:
 		for _, p := range s.sortedPaths() {
 			if t.nodes[p].ephemeral == x.Session {
-				s.remove(now, p, false, out)
+				s.remove(p, out)
 			}
 		}
 		delete(t.sessions, x.Session)
 		delete(s.heard, x.Session)
+		delete(s.clients, x.Session)
+		for _, ws := range []map[string][]int64{s.dataW, s.childW} {
+			for p, ss := range ws {
+				ws[p] = slices.DeleteFunc(ss, func(id int64) bool { return id == x.Session })
+			}
+		}
 		if s.role == leading {
 			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "session_expiries", Value: 1})
 		}
@@ -354,7 +362,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		reply = &sim.Message{Op: RepCreated, Key: x.Path, N: x.Zxid, HasN: true}
 	case txDelete:
 		if _, ok := t.nodes[x.Path]; ok {
-			s.remove(now, x.Path, x.ByOwner, out)
+			s.remove(x.Path, out)
 			reply = &sim.Message{Op: RepDeleted, Key: x.Path}
 		} else {
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
@@ -367,7 +375,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 	}
 }
 
-func (s *Server) remove(now sim.LocalTime, path string, byOwner bool, out *sim.Outputs) {
+func (s *Server) remove(path string, out *sim.Outputs) {
 	delete(s.t.nodes, path)
 	s.fire(s.dataW, path, "NodeDeleted", out)
 	s.fire(s.childW, parent(path), "NodeChildrenChanged", out)
@@ -430,9 +438,12 @@ func (s *Server) updateHolders(x *txn, out *sim.Outputs) {
 		}
 		lock := strings.TrimPrefix(l, "/")
 		if before.name != "" && report {
-			reason, by := sim.ReasonExpired, s.env.ID // the leader expired its session
-			if x.Kind == txDelete && x.Path == l+"/"+before.name {
+			reason, by := sim.ReasonDeleted, s.env.ID
+			switch {
+			case x.Kind == txDelete && x.Path == l+"/"+before.name:
 				reason, by = sim.ReasonReleased, before.owner
+			case x.Kind == txCloseSession:
+				reason = sim.ReasonExpired // the leader expired its session
 			}
 			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: before.owner, By: by,
 				Lock: lock, Grant: before.name, Reason: reason})

@@ -62,8 +62,23 @@ func (t *tree) children(path string) []string {
 			out = append(out, p[len(prefix):])
 		}
 	}
-	slices.Sort(out)
+	// Sequence order, not name order: a protected name carries the session id
+	// before the 10-digit counter, and only the counter orders the queue.
+	slices.SortFunc(out, func(a, b string) int {
+		if c := strings.Compare(seqOf(a), seqOf(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	return out
+}
+
+// seqOf is a sequential name's 10-digit counter (the whole name if it has none).
+func seqOf(name string) string {
+	if len(name) >= 10 {
+		return name[len(name)-10:]
+	}
+	return name
 }
 
 func (t *tree) sortedSessions() []int64 {

@@ -18,9 +18,11 @@ type facts struct {
 	byKey     map[ledgerKey][]*grantRec
 }
 
-// ledgerKey finds a grant's records: the node, the lock and the granted value.
+// ledgerKey finds a grant's records: the service, the lock and the granted value.
+// Keyed by service, not by node, so that the grant one leader (or master) made is
+// withdrawn when the next one reports its end.
 type ledgerKey struct {
-	proc        sim.ProcID
+	service     string
 	lock, grant string
 }
 
@@ -101,15 +103,25 @@ func (f *facts) walk(obs func(o *sim.Observation), proc func(p procEvent)) {
 // with its memory (a restart without persistence, a power loss, a key that expired
 // while it was down).
 func (f *facts) buildLedger() {
-	open := map[sim.ProcID][]*grantRec{} // by granting node
+	open := map[string][]*grantRec{} // by service
 	recovered := map[*grantRec]bool{}
 	f.byKey = map[ledgerKey][]*grantRec{}
+	// ofNode visits the open grants a node made, whatever service they are for.
+	ofNode := func(p sim.ProcID, visit func(*grantRec)) {
+		for _, svc := range sortedKeys(open) {
+			for _, g := range open[svc] {
+				if g.proc == p {
+					visit(g)
+				}
+			}
+		}
+	}
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
 		case sim.ObsGrant:
-			for _, g := range open[o.Proc] {
+			for _, g := range open[o.Service] {
 				if g.lock == o.Lock && g.client == o.Client && g.grant == o.Grant {
-					return // an extension of a grant already in the ledger
+					return // reported again: an extension, or a new leader
 				}
 			}
 			g := f.addGrant(&grantRec{client: o.Client, proc: o.Proc, service: o.Service,
@@ -119,28 +131,32 @@ func (f *facts) buildLedger() {
 				// it at a node, it simply ends with its validity.
 				g.withdrawn, g.withdrawal = promiseEnd(o), "run out at "+promiseEnd(o).String()
 			}
-			open[o.Proc] = append(open[o.Proc], g)
+			open[o.Service] = append(open[o.Service], g)
 		case sim.ObsGrantEnd:
-			f.withdraw(open, o.Proc, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
+			f.withdraw(open, o.Service, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
 				o.At, o.Event, withdrawalText(f, o))
 		case sim.ObsStored:
 			if o.Reason != "recovered" {
 				return
 			}
 			found := false
-			for _, g := range open[o.Proc] {
+			ofNode(o.Proc, func(g *grantRec) {
 				if g.lock == o.Lock && g.grant == o.Grant {
-					recovered[g] = true
-					found = true
+					recovered[g], found = true, true
 				}
-			}
+			})
 			// A granted key that the disk brings back after it was withdrawn (a
 			// DEL that was never fsynced) holds the lock again.
-			if prev := f.byKey[ledgerKey{o.Proc, o.Lock, o.Grant}]; !found && len(prev) > 0 {
-				last := prev[len(prev)-1]
+			var last *grantRec
+			for _, g := range f.grants {
+				if g.proc == o.Proc && g.lock == o.Lock && g.grant == o.Grant {
+					last = g
+				}
+			}
+			if !found && last != nil {
 				g := f.addGrant(&grantRec{client: last.client, proc: o.Proc, service: last.service, lock: o.Lock,
 					grant: o.Grant, at: o.At, idx: o.Event, resurrected: true})
-				open[o.Proc] = append(open[o.Proc], g)
+				open[last.service] = append(open[last.service], g)
 				recovered[g] = true
 			}
 		}
@@ -148,32 +164,34 @@ func (f *facts) buildLedger() {
 		if p.kind != sim.EvRestart {
 			return
 		}
-		f.withdraw(open, p.proc, func(g *grantRec) bool { return !recovered[g] }, p.at, p.idx,
-			"been lost when "+f.name(p.proc)+" restarted at "+p.at.String())
-		for _, g := range open[p.proc] {
-			delete(recovered, g)
-		}
+		// A single node that restarts without reporting a key it granted has lost
+		// it. A replicated service (an ensemble) keeps its grants through one
+		// server's restart: no inference there.
+		svc := f.name(p.proc)
+		f.withdraw(open, svc, func(g *grantRec) bool { return g.proc == p.proc && !recovered[g] }, p.at, p.idx,
+			"been lost when "+svc+" restarted at "+p.at.String())
+		ofNode(p.proc, func(g *grantRec) { delete(recovered, g) })
 	})
 }
 
 func (f *facts) addGrant(g *grantRec) *grantRec {
 	g.withdrawn, g.withdrawnIdx = sim.Never, maxIdx
 	f.grants = append(f.grants, g)
-	k := ledgerKey{g.proc, g.lock, g.grant}
+	k := ledgerKey{g.service, g.lock, g.grant}
 	f.byKey[k] = append(f.byKey[k], g)
 	return g
 }
 
-func (f *facts) withdraw(open map[sim.ProcID][]*grantRec, node sim.ProcID, which func(*grantRec) bool, at sim.Time, idx int, how string) {
-	kept := open[node][:0]
-	for _, g := range open[node] {
+func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*grantRec) bool, at sim.Time, idx int, how string) {
+	kept := open[svc][:0]
+	for _, g := range open[svc] {
 		if which(g) {
 			g.withdrawn, g.withdrawnIdx, g.withdrawal = at, idx, how
 			continue
 		}
 		kept = append(kept, g)
 	}
-	open[node] = kept
+	open[svc] = kept
 }
 
 // withdrawalText says how a grant was withdrawn, as a clause after "the grant had".
@@ -192,9 +210,9 @@ func withdrawalText(f *facts, o *sim.Observation) string {
 }
 
 // ledgerEntry finds the ledger's record of the grant an observation reports.
-func (f *facts) ledgerEntry(proc sim.ProcID, lock, grant string, at sim.Time) *grantRec {
+func (f *facts) ledgerEntry(service, lock, grant string, at sim.Time) *grantRec {
 	var found *grantRec
-	for _, g := range f.byKey[ledgerKey{proc, lock, grant}] {
+	for _, g := range f.byKey[ledgerKey{service, lock, grant}] {
 		if g.at <= at {
 			found = g
 		}

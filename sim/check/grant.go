@@ -68,7 +68,7 @@ func grantExclusive(f *facts) Result {
 				mine = &promise{client: o.Client}
 				open[k] = append(open[k], mine)
 			}
-			mine.rec = f.ledgerEntry(o.Proc, o.Lock, o.Grant, o.At)
+			mine.rec = f.ledgerEntry(o.Service, o.Lock, o.Grant, o.At)
 			mine.end = promiseEnd(o)
 		case sim.ObsGrantEnd:
 			for _, p := range open[k] {
