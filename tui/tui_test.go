@@ -142,10 +142,14 @@ func TestResizeSweep(t *testing.T) {
 		NewApp(Options{Catalogue: catalogue(t), Dark: true}),
 		NewApp(Options{Result: result(t, "redlock-clock-jump"), Dark: true}),
 	}
+	dw, dh := 11, 3
+	if testing.Short() {
+		dw, dh = 41, 13 // a coarser sweep (the race detector makes each screen slow)
+	}
 	for _, a := range apps {
 		a.Update(keyMsg("n"))
-		for w := 10; w <= 400; w += 11 {
-			for h := 3; h <= 120; h += 3 {
+		for w := 10; w <= 400; w += dw {
+			for h := 3; h <= 120; h += dh {
 				s := screen(a, w, h)
 				lines := strings.Split(s, "\n")
 				if len(lines) > h {
