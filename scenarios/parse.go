@@ -16,11 +16,10 @@ import (
 
 // parser holds the state of one Parse call.
 type parser struct {
-	file  string
-	s     *Scenario
-	ids   map[string]sim.ProcID
-	seen  map[string]int // one-off commands -> the line that gave them
-	until bool
+	file string
+	s    *Scenario
+	ids  map[string]sim.ProcID
+	seen map[string]int // one-off commands -> the line that gave them
 }
 
 type command struct {

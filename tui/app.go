@@ -28,7 +28,6 @@ type App struct {
 	opt  Options
 	cat  *Catalogue
 	view *Scenario
-	err  string
 }
 
 // NewApp builds the root model.

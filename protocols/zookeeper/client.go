@@ -187,7 +187,8 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
 		if c.node != "" {
-			c.send(sim.Message{Op: OpDelete, Key: "/" + c.lock + "/" + c.node}, OpDelete, out)
+			// delete with version 0: the lock node is never written after its creation
+			c.send(sim.Message{Op: OpDelete, Key: "/" + c.lock + "/" + c.node}.WithM(0), OpDelete, out)
 		}
 		c.state, c.node = lockIdle, ""
 	case "read", "write":

@@ -30,6 +30,7 @@ const (
 	ErrSessionExpired = "SESSIONEXPIRED"
 	ErrConnLoss       = "CONNECTIONLOSS"
 	ErrNoNode         = "NONODE"
+	ErrBadVersion     = "BADVERSION"
 
 	// Between servers.
 	opRequest    = "REQUEST" // a follower forwards a write to the leader
@@ -205,7 +206,12 @@ func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 		s.write(now, &txn{Kind: txCreate, Session: sess, Client: from, Path: m.Key, Ephemeral: true,
 			Origin: s.env.ID, Req: m.ID}, out)
 	case OpDelete:
-		s.write(now, &txn{Kind: txDelete, Session: sess, Client: from, Path: m.Key, Origin: s.env.ID, Req: m.ID, ByOwner: true}, out)
+		version := int64(-1) // M carries the expected version; without it, any
+		if m.HasM {
+			version = m.M
+		}
+		s.write(now, &txn{Kind: txDelete, Session: sess, Client: from, Path: m.Key, Origin: s.env.ID, Req: m.ID,
+			ByOwner: true, Version: version}, out)
 	case OpGetChildren:
 		if m.Opts == "WATCH" {
 			s.childW[m.Key] = appendOnce(s.childW[m.Key], sess)
@@ -361,11 +367,14 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		s.fire(s.childW, p, "NodeChildrenChanged", out)
 		reply = &sim.Message{Op: RepCreated, Key: x.Path, N: x.Zxid, HasN: true}
 	case txDelete:
-		if _, ok := t.nodes[x.Path]; ok {
+		switch n, ok := t.nodes[x.Path]; {
+		case !ok:
+			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
+		case x.Version >= 0 && n.version != x.Version:
+			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrBadVersion}
+		default:
 			s.remove(x.Path, out)
 			reply = &sim.Message{Op: RepDeleted, Key: x.Path}
-		} else {
-			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
 		}
 	}
 	s.updateHolders(x, out)

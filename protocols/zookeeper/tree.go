@@ -114,6 +114,7 @@ type txn struct {
 	Origin    sim.ProcID // the server the client talks to, which answers it
 	Req       uint64     // the client's request id
 	ByOwner   bool       // a delete the node's own session asked for
+	Version   int64      // delete: the version the node must have, or -1 for any
 }
 
 func zxidText(z int64) string { return fmt.Sprintf("0x%x%08x", z>>32, z&0xffffffff) }

@@ -35,10 +35,8 @@ func deadlockFree(f *facts) Result {
 		r.Applicable = true
 		// While the granting node itself is down, the lock is stuck by that outage,
 		// not by the holder: the bound starts when the node is back.
-		from := o.at
-		if up, ok := f.backUp(o.g.proc, o.at); ok {
-			from = up
-		} else {
+		from, ok := f.backUp(o.g.proc, o.at)
+		if !ok {
 			continue // the node never came back: an outage, judged by progress
 		}
 		deadline := from.Add(f.bound())
