@@ -153,6 +153,9 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 }
 
 func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs) {
+	if c.state == lockCreating && c.cfg.Protected {
+		c.state = lockChecking // the create may have happened: look for our node
+	}
 	c.conn = disconnected
 	c.server++
 	out.Observe(sim.Note(c.env.ID, "%s lost its connection (%s); it reconnects to %s", c.env.Name, why, c.env.Names[c.srv()]))

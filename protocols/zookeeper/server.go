@@ -40,6 +40,7 @@ const (
 	opCommit     = "COMMIT"
 	opLeaderPing = "LEADERPING"
 	opPingAck    = "PINGACK"
+	opAckLeader  = "ACKNEWLEADER"
 	opVote       = "VOTE"
 	opNewLeader  = "NEWLEADER"
 
@@ -88,6 +89,14 @@ type Server struct {
 	childW   map[string][]int64
 	votes    map[sim.ProcID]int64         // election: each voter's last zxid
 	followed map[sim.ProcID]time.Duration // leader: when each follower last answered
+	// Zab's epochs: a follower acknowledges one leader per epoch; a new leader is
+	// established once a quorum has acknowledged its epoch, and commits and reports
+	// nothing before.
+	accepted    int64      // the highest epoch this server acknowledged
+	ackedLeader sim.ProcID // whom it acknowledged for that epoch (NoProc: itself)
+	established bool
+	ackedBy     map[sim.ProcID]bool
+	held        []sim.Observation // a leader's reports, until it is established
 }
 
 // NewServer returns a constructor for a server with cfg.
@@ -104,7 +113,7 @@ func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process {
 		return &Server{env: env, cfg: cfg, t: newTree(), acks: map[int64][]bool{}, heard: map[int64]time.Duration{},
 			clients: map[int64]sim.ProcID{}, dataW: map[string][]int64{}, childW: map[string][]int64{},
-			votes: map[sim.ProcID]int64{}}
+			votes: map[sim.ProcID]int64{}, ackedLeader: sim.NoProc}
 	}
 }
 
@@ -154,6 +163,7 @@ func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs
 	}
 	if len(disk) == 0 && s.env.Incarnation == 0 {
 		s.role, s.leader, s.epoch, s.lastHear = following, s.cfg.Servers[0], 1, now.Mono
+		s.accepted, s.ackedLeader = 1, s.cfg.Servers[0]
 		out.SetTimer(timerTick, s.cfg.Tick)
 		return
 	}
@@ -164,8 +174,26 @@ func (s *Server) logTxn(x *txn) {
 	if x.Zxid <= s.t.lastZxid || slices.ContainsFunc(s.log, func(y *txn) bool { return y.Zxid == x.Zxid }) {
 		return
 	}
+	s.bumpSeq(x)
 	s.log = append(s.log, x)
 	slices.SortFunc(s.log, func(a, b *txn) int { return int(a.Zxid - b.Zxid) })
+}
+
+// bumpSeq keeps a parent's sequential counter past a created name, on every
+// server, for logged and applied creates alike: a follower that becomes leader,
+// or a leader that recovers proposals from its disk, never reuses a name.
+func (s *Server) bumpSeq(x *txn) {
+	if x.Kind != txCreate {
+		return
+	}
+	p := parent(x.Path)
+	if s.t.nodes[p] == nil {
+		s.t.nodes[p] = &znode{}
+	}
+	var seq int64
+	if _, err := fmt.Sscanf(x.Path[max(len(x.Path)-10, 0):], "%d", &seq); err == nil {
+		s.t.nodes[p].nextSeq = max(s.t.nodes[p].nextSeq, seq+1)
+	}
 }
 
 // persist logs a proposal durably (fsync before acknowledging).
@@ -263,14 +291,14 @@ func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
 	x := &cp
 	switch x.Kind {
 	case txCreate:
-		// The leader decides the sequential name from the parent's counter.
+		// The leader decides the sequential name from the parent's counter; the
+		// counter moves on when the proposal is logged (logTxn), so no name is
+		// issued twice, even for proposals not committed yet.
 		p := parent(x.Path)
 		if s.t.nodes[p] == nil {
 			s.t.nodes[p] = &znode{}
 		}
-		seq := s.t.nodes[p].nextSeq
-		s.t.nodes[p].nextSeq++
-		x.Path = fmt.Sprintf("%s%010d", x.Path, seq)
+		x.Path = fmt.Sprintf("%s%010d", x.Path, s.t.nodes[p].nextSeq)
 	case txCreateSession:
 		x.Session = s.epoch<<32 | int64(s.env.ID+1)<<24 | (s.counter + 1)
 	}
@@ -291,7 +319,7 @@ func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
 
 // tryCommit commits, in zxid order, every proposal a quorum has logged.
 func (s *Server) tryCommit(now sim.LocalTime, out *sim.Outputs) {
-	for len(s.log) > 0 {
+	for s.established && len(s.log) > 0 {
 		x := s.log[0]
 		n := 0
 		for _, a := range s.acks[x.Zxid] {
@@ -357,12 +385,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			t.nodes[p] = &znode{}
 		}
 		t.nodes[x.Path] = &znode{czxid: x.Zxid, mzxid: x.Zxid, ephemeral: x.Session}
-		// Every server keeps the parent's counter past the names the leader chose,
-		// so that a follower that becomes leader never reuses one.
-		var seq int64
-		if _, err := fmt.Sscanf(x.Path[max(len(x.Path)-10, 0):], "%d", &seq); err == nil {
-			t.nodes[p].nextSeq = max(t.nodes[p].nextSeq, seq+1)
-		}
+		s.bumpSeq(x)
 		s.fire(s.dataW, x.Path, "NodeCreated", out)
 		s.fire(s.childW, p, "NodeChildrenChanged", out)
 		reply = &sim.Message{Op: RepCreated, Key: x.Path, N: x.Zxid, HasN: true}
@@ -454,16 +477,16 @@ func (s *Server) updateHolders(x *txn, out *sim.Outputs) {
 			case x.Kind == txCloseSession:
 				reason = sim.ReasonExpired // the leader expired its session
 			}
-			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: before.owner, By: by,
-				Lock: lock, Grant: before.name, Reason: reason})
+			s.report(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: before.owner, By: by,
+				Lock: lock, Grant: before.name, Reason: reason}, out)
 		}
 		h := holder{name: now}
 		if now != "" {
 			n := s.t.nodes[l+"/"+now]
 			h.owner = s.t.sessions[n.ephemeral].clientOr()
 			if report {
-				out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: h.owner,
-					By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true})
+				s.report(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: h.owner,
+					By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true}, out)
 			}
 		}
 		s.t.lowest[l] = h
@@ -527,10 +550,23 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 		}
 	case opVote:
 		s.vote(now, from, m.N, out)
+	case opAckLeader:
+		if s.role == leading && m.N == s.epoch && !s.established {
+			s.ackedBy[from] = true
+			if len(s.ackedBy)+1 >= s.quorum() {
+				s.establish(now, out)
+			}
+		}
 	case opNewLeader:
 		snap := m.Body.(*snapshot)
-		if snap.Epoch >= s.epoch && (s.role == looking || from != s.leader) {
-			s.t, s.log, s.epoch, s.leader, s.role = snap.Tree.clone(), nil, snap.Epoch, from, following
+		// One leader per epoch: a later epoch, or the leader already acknowledged
+		// for this one (or, after its own leadership failed, this epoch's leader).
+		ok := snap.Epoch > s.accepted ||
+			(snap.Epoch == s.accepted && (from == s.ackedLeader || (s.ackedLeader == sim.NoProc && s.role != leading)))
+		if ok && (s.role != following || from != s.leader || snap.Epoch > s.epoch) {
+			s.accepted, s.ackedLeader = snap.Epoch, from
+			s.established, s.held = false, nil
+			s.t, s.log, s.epoch, s.leader, s.role = snap.Tree.clone(), slices.Clone(snap.Log), snap.Epoch, from, following
 			s.lastHear = now.Mono
 			s.acks = map[int64][]bool{}
 			out.Write(sim.Message{Op: opNewLeader, Body: snap})
@@ -538,6 +574,9 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 			out.CancelTimer(timerElection)
 			out.SetTimer(timerTick, s.cfg.Tick)
 			out.Observe(sim.Note(sim.NoProc, "%s follows %s (epoch %d)", s.env.Name, s.env.Names[from], snap.Epoch))
+		}
+		if ok && from == s.leader && s.role == following {
+			out.Send(from, sim.Message{Op: opAckLeader}.WithN(snap.Epoch))
 		}
 	}
 }
@@ -660,6 +699,8 @@ func (s *Server) decide(now sim.LocalTime, out *sim.Outputs) {
 
 func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) {
 	s.role, s.leader, s.epoch, s.counter = leading, s.env.ID, epoch, 0
+	s.accepted, s.ackedLeader = epoch, sim.NoProc
+	s.established, s.ackedBy, s.held = false, map[sim.ProcID]bool{}, nil
 	s.followed = map[sim.ProcID]time.Duration{}
 	for _, p := range s.cfg.Servers {
 		s.followed[p] = now.Mono // every follower gets a leader timeout to answer
@@ -676,13 +717,49 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "elections", Value: 1})
 	}
 	out.Observe(sim.Note(sim.NoProc, "%s leads the ensemble (epoch %d, last zxid %s)", s.env.Name, epoch, zxidText(s.t.lastZxid)))
-	snap := &snapshot{Epoch: epoch, Tree: s.t.clone()}
+	snap := &snapshot{Epoch: epoch, Tree: s.t.clone(), Log: slices.Clone(s.log)}
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
 			out.Send(p, sim.Message{Op: opNewLeader, Body: snap})
 		}
 	}
+	if len(s.cfg.Servers) == 1 || epoch == 1 {
+		s.establish(now, out) // a fresh ensemble's first leader, or an ensemble of one
+	}
 	out.SetTimer(timerTick, s.cfg.Tick)
+}
+
+// establish: a quorum has acknowledged this leader's epoch. Only now does it
+// commit, and report what it did as leader.
+func (s *Server) establish(now sim.LocalTime, out *sim.Outputs) {
+	s.established = true
+	for _, o := range s.held { // what it reported while waiting comes first
+		out.Observe(o)
+	}
+	s.held = nil
+	// Everything this leader logged is committed by its epoch (Zab): here, and at
+	// the followers, which got that history with the snapshot.
+	if n := len(s.log); n > 0 {
+		last := s.log[n-1].Zxid
+		s.acks = map[int64][]bool{}
+		for _, p := range s.cfg.Servers {
+			if p != s.env.ID {
+				out.Send(p, sim.Message{Op: opCommit}.WithN(last))
+			}
+		}
+		out.Write(sim.Message{Op: opCommit}.WithN(last))
+		s.applyUpTo(now, last, out)
+	}
+	s.tryCommit(now, out)
+}
+
+// report sends a leader's observation, or holds it until the leader is established.
+func (s *Server) report(o sim.Observation, out *sim.Outputs) {
+	if s.established {
+		out.Observe(o)
+		return
+	}
+	s.held = append(s.held, o)
 }
 
 // TimerName names the server's timers for the log.

@@ -139,6 +139,7 @@ func (c childList) String() string { return "[" + strings.Join(c, " ") + "]" }
 type snapshot struct {
 	Epoch int64
 	Tree  *tree
+	Log   []*txn // the leader's history not yet committed: committed once it is established
 }
 
 func (s *snapshot) String() string {
