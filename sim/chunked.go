@@ -8,15 +8,17 @@ const chunkBits = 9
 // recording a long trace costs the same per event at the millionth as at the first.
 type chunked[T any] struct {
 	chunks [][]T
+	cur    []T // the last chunk, full length; written by index
 	n      int
 }
 
 func (c *chunked[T]) add(v T) int {
-	if c.n&(1<<chunkBits-1) == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, 1<<chunkBits))
+	i := c.n & (1<<chunkBits - 1)
+	if i == 0 {
+		c.cur = make([]T, 1<<chunkBits)
+		c.chunks = append(c.chunks, c.cur)
 	}
-	last := &c.chunks[len(c.chunks)-1]
-	*last = append(*last, v)
+	c.cur[i] = v
 	c.n++
 	return c.n - 1
 }

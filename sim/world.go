@@ -303,8 +303,9 @@ func (w *World) apply(p ProcID, idx int) {
 	if len(out.writes) > 0 || out.fsyncAt >= 0 {
 		s.disk.write(w.now, out.writes, out.fsyncAt)
 	}
+	local := w.trace.Event(idx).Local // the sender's reading at this step
 	for i := range out.sends {
-		w.transmit(p, out.sends[i].to, &out.sends[i].msg)
+		w.transmit(p, out.sends[i].to, &out.sends[i].msg, local)
 	}
 	for _, t := range out.timers {
 		w.setTimer(p, t)
@@ -317,12 +318,12 @@ func (w *World) apply(p ProcID, idx int) {
 	}
 }
 
-func (w *World) transmit(from, to ProcID, m *Message) {
+func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
 	if to < 0 || int(to) >= len(w.procs) {
 		panic(fmt.Sprintf("sim: %s sent %q to unknown process %d", w.procs[from].name, m.String(), to))
 	}
 	w.msgSeq++
-	send := w.ev(EvSend, from, to)
+	send := Event{At: w.now, Kind: EvSend, Proc: from, Peer: to, Local: local, Action: -1, note: -1, state: -1}
 	send.msg, send.MsgID = w.trace.addMsg(m), w.msgSeq
 	if w.net.isCut(from, to) {
 		w.record(w.noted(send, "not sent: the link is cut"))
