@@ -41,6 +41,7 @@ var thirdParty = map[string][]string{
 	"github.com/pkg/errors":     {"scenarios", "cmd/locksim"},
 	"charm.land/":               {"tui", "cmd/locksim"},
 	"github.com/charmbracelet/": {"tui"},
+	"pgregory.net/rapid":        {"sim/simtest"},
 }
 
 // forbiddenImports break the determinism contract in sim/ and protocols/.

@@ -2,8 +2,6 @@ package redis_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -125,21 +123,10 @@ func TestPropertyAtomicLockWithoutFaultsIsSafe(t *testing.T) {
 // A node that restarts without persistence forgets the lock: random schedules
 // find the grant-exclusive violation, and rapid shrinks it to a few operations.
 func TestPropertyRestartWithoutPersistenceIsFound(t *testing.T) {
-	rec := &simtest.Recorder{TestName: t.Name()}
-	// rapid saves every failure it finds as a fail file; this one is expected.
-	t.Cleanup(func() {
-		os.RemoveAll(filepath.Join("testdata", "rapid", t.Name()))
-		os.Remove("testdata/rapid")
-		os.Remove("testdata")
-	})
-	rapid.Check(rec, func(t *rapid.T) {
+	simtest.Find(t, func(t *rapid.T) {
 		s := drawSchedule(t, true)
 		if v := violated(runSchedule(s, true), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}
 	})
-	if !rec.Found {
-		t.Fatal("random schedules with restarts without persistence found no grant-exclusive violation")
-	}
-	t.Logf("found and shrunk: %s", rec.Message)
 }

@@ -2,8 +2,6 @@ package redlock_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -166,20 +164,10 @@ func drawRestarts(t *rapid.T) schedule {
 // Restarts without persistence: random schedules find the grant-exclusive
 // violation (redlock-restart-no-persistence, found without being told).
 func TestPropertyRedlockRestartWithoutPersistenceIsFound(t *testing.T) {
-	t.Cleanup(func() {
-		os.RemoveAll(filepath.Join("testdata", "rapid", t.Name()))
-		os.Remove("testdata/rapid")
-		os.Remove("testdata")
-	})
-	rec := &simtest.Recorder{TestName: t.Name()}
-	rapid.Check(rec, func(t *rapid.T) {
+	simtest.Find(t, func(t *rapid.T) {
 		s := drawRestarts(t)
 		if v := violations(run(s, redis.PersistNone), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}
 	})
-	if !rec.Found {
-		t.Fatal("no random schedule with restarts without persistence broke grant-exclusive")
-	}
-	t.Logf("found and shrunk: %s", rec.Message)
 }

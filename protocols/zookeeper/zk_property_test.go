@@ -2,8 +2,6 @@ package zookeeper_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -161,20 +159,10 @@ func drawPause(t *rapid.T) schedule {
 
 // Without fencing, random pauses find the lost update of zk-session-expiry-pause.
 func TestPropertyPausesWithoutFencingAreFound(t *testing.T) {
-	t.Cleanup(func() {
-		os.RemoveAll(filepath.Join("testdata", "rapid", t.Name()))
-		os.Remove("testdata/rapid")
-		os.Remove("testdata")
-	})
-	rec := &simtest.Recorder{TestName: t.Name()}
-	rapid.Check(rec, func(t *rapid.T) {
+	simtest.Find(t, func(t *rapid.T) {
 		s := drawPause(t)
 		if v := violations(run(s, false), "resource-safe"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}
 	})
-	if !rec.Found {
-		t.Fatal("random pauses without fencing found no resource-safe violation")
-	}
-	t.Logf("found and shrunk: %s", rec.Message)
 }

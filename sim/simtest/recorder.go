@@ -1,13 +1,39 @@
 // Package simtest holds test support shared by the protocol packages' tests.
 //
-// May import: the standard library only.
+// May import: the standard library and pgregory.net/rapid.
 package simtest
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// Find requires that rapid FINDS a counterexample to prop, for a configuration the
+// literature calls unsafe, and returns rapid's shrunk report of it. The fail file
+// rapid saves for an expected counterexample is removed.
+func Find(t *testing.T, prop func(*rapid.T)) string {
+	t.Helper()
+	t.Cleanup(func() {
+		os.RemoveAll(filepath.Join("testdata", "rapid", t.Name()))
+		os.Remove(filepath.Join("testdata", "rapid"))
+		os.Remove("testdata")
+	})
+	rec := &Recorder{TestName: t.Name()}
+	rapid.Check(rec, prop)
+	if !rec.Found {
+		t.Fatal("random schedules found no counterexample where the literature says there is one")
+	}
+	t.Logf("found and shrunk: %s", rec.Message)
+	return rec.Message
+}
 
 // Recorder stands in for *testing.T (it satisfies rapid.TB) so that a property
-// test can require that rapid FINDS a counterexample in a configuration the
-// literature calls unsafe, instead of failing when it does.
+// test can require that rapid FINDS a counterexample instead of failing when it
+// does.
 type Recorder struct {
 	TestName string
 	Found    bool
