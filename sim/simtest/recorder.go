@@ -4,24 +4,24 @@
 package simtest
 
 import (
+	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"pgregory.net/rapid"
 )
 
 // Find requires that rapid FINDS a counterexample to prop, for a configuration the
-// literature calls unsafe, and returns rapid's shrunk report of it. The fail file
-// rapid saves for an expected counterexample is removed.
+// literature calls unsafe, and returns rapid's shrunk report of it. An expected
+// counterexample is not saved as a fail file (-rapid.nofailfile, for the call's
+// duration; these tests do not run in parallel).
 func Find(t *testing.T, prop func(*rapid.T)) string {
 	t.Helper()
-	t.Cleanup(func() {
-		os.RemoveAll(filepath.Join("testdata", "rapid", t.Name()))
-		os.Remove(filepath.Join("testdata", "rapid"))
-		os.Remove("testdata")
-	})
+	if f := flag.Lookup("rapid.nofailfile"); f != nil {
+		old := f.Value.String()
+		flag.Set("rapid.nofailfile", "true")
+		defer flag.Set("rapid.nofailfile", old)
+	}
 	rec := &Recorder{TestName: t.Name()}
 	rapid.Check(rec, prop)
 	if !rec.Found {
