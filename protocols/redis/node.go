@@ -2,6 +2,7 @@ package redis
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -108,7 +109,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
 		if n.env.Incarnation == 0 {
-			for _, k := range sortedMapKeys(n.cfg.Preload) {
+			for _, k := range slices.Sorted(maps.Keys(n.cfg.Preload)) {
 				n.keys[k] = entry{value: n.cfg.Preload[k], owner: sim.NoProc}
 				n.persist(k, n.keys[k], out)
 			}
@@ -416,23 +417,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	n.armExpiry(out)
 }
 
-func sortedMapKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
-
-func (n *Node) sortedKeys() []string {
-	ks := make([]string, 0, len(n.keys))
-	for k := range n.keys {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
+func (n *Node) sortedKeys() []string { return slices.Sorted(maps.Keys(n.keys)) }
 
 // Describe lists the keys with their values and expiry times.
 func (n *Node) Describe() string {

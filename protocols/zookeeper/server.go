@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -425,14 +426,7 @@ func (s *Server) fire(watches map[string][]int64, path, event string, out *sim.O
 	delete(watches, path)
 }
 
-func (s *Server) sortedPaths() []string {
-	ps := make([]string, 0, len(s.t.nodes))
-	for p := range s.t.nodes {
-		ps = append(ps, p)
-	}
-	slices.Sort(ps)
-	return ps
-}
+func (s *Server) sortedPaths() []string { return slices.Sorted(maps.Keys(s.t.nodes)) }
 
 // updateHolders keeps each lock's holder (the owner of the lowest child of the
 // lock node) in the replicated state; the leader reports the changes to the
@@ -453,12 +447,7 @@ func (s *Server) updateHolders(x *txn, out *sim.Outputs) {
 		}
 	}
 	report := s.role == leading
-	names := make([]string, 0, len(locks))
-	for l := range locks {
-		names = append(names, l)
-	}
-	slices.Sort(names)
-	for _, l := range names {
+	for _, l := range slices.Sorted(maps.Keys(locks)) {
 		kids := s.t.children(l)
 		now := ""
 		if len(kids) > 0 {

@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -81,14 +82,7 @@ func seqOf(name string) string {
 	return name
 }
 
-func (t *tree) sortedSessions() []int64 {
-	ids := make([]int64, 0, len(t.sessions))
-	for id := range t.sessions {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+func (t *tree) sortedSessions() []int64 { return slices.Sorted(maps.Keys(t.sessions)) }
 
 // txnKind names a transaction of the broadcast.
 type txnKind uint8
