@@ -143,7 +143,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerRepl:
 			n.ship(out)
 		case timerWait:
-			n.answerWaits(now, out, true)
+			n.answerWaits(now, out)
 		}
 	case sim.InMessage:
 		if n.replication(now, in.From, in.Msg, out) {

@@ -95,7 +95,7 @@ func (n *Node) replication(now sim.LocalTime, from sim.ProcID, m sim.Message, ou
 				n.replicas[i].acked = m.N
 			}
 		}
-		n.answerWaits(now, out, false)
+		n.answerWaits(now, out)
 	default:
 		return false
 	}
@@ -154,10 +154,10 @@ func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.
 		w.deadline = now.Mono + time.Duration(m.M)*time.Millisecond
 	}
 	n.waits = append(n.waits, w)
-	n.answerWaits(now, out, false)
+	n.answerWaits(now, out)
 }
 
-func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs, _ bool) {
+func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs) {
 	kept := n.waits[:0]
 	next := time.Duration(-1)
 	for _, w := range n.waits {
