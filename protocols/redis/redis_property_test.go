@@ -109,7 +109,7 @@ func violated(rep check.Report, name string) []check.Violation {
 // With the atomic client, compare-and-delete, a validity timer and no faults,
 // neither the service nor the clients ever overlap.
 func TestPropertyAtomicLockWithoutFaultsIsSafe(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	simtest.Check(t, 1, func(t *rapid.T) {
 		s := drawSchedule(t, false)
 		rep := runSchedule(s, true)
 		for _, inv := range []string{"grant-exclusive", "mutex-belief"} {

@@ -129,7 +129,7 @@ func violations(rep check.Report, name string) []check.Violation {
 // With fsync always, crashes, partitions, delays and drift within the allowance
 // never make Redlock grant the lock while an earlier grant's window is open.
 func TestPropertyRedlockFsyncAlwaysIsSafe(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	simtest.Check(t, 1, func(t *rapid.T) {
 		s := draw(t)
 		rep := run(s, redis.PersistAlways)
 		for _, inv := range []string{"grant-exclusive", "quorum-backed"} {

@@ -115,15 +115,8 @@ func violations(rep check.Report, name string) []check.Violation {
 	return r.Violations
 }
 
-// rounds runs a property over 10 rounds of rapid checks (1,000 schedules by default).
-func rounds(t *testing.T, prop func(*rapid.T)) {
-	for i := range 10 {
-		t.Run(fmt.Sprintf("round%d", i), func(t *testing.T) { rapid.Check(t, prop) })
-	}
-}
-
 func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
-	rounds(t, func(t *rapid.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
 		s := draw(t, []string{"pause", "crash-server", "partition"})
 		rep := run(s, true)
 		for _, inv := range []string{"resource-safe", "fencing-monotonic", "grant-exclusive"} {
@@ -135,7 +128,7 @@ func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
 }
 
 func TestPropertyEnsembleNeverGrantsTwoLiveSessions(t *testing.T) {
-	rounds(t, func(t *rapid.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
 		s := draw(t, []string{"crash-server", "partition"})
 		if v := violations(run(s, false), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("grant-exclusive violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
