@@ -18,8 +18,10 @@ var catalogueFS embed.FS
 // Ext is the scenario files' extension.
 const Ext = ".scn"
 
-// Catalogue parses every embedded scenario, in id order. A catalogue file that does
-// not parse is a bug in the build, caught by the tests.
+// Catalogue parses every embedded scenario, grouped by protocol in the order a
+// course takes them (the order of the kinds: Redis, Redlock, ZooKeeper, etcd),
+// then in id order. A catalogue file that does not parse is a bug in the build,
+// caught by the tests.
 func Catalogue() ([]*Scenario, error) {
 	entries, err := catalogueFS.ReadDir("catalogue")
 	if err != nil {
@@ -37,7 +39,13 @@ func Catalogue() ([]*Scenario, error) {
 		}
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b *Scenario) int { return strings.Compare(a.ID, b.ID) })
+	rank := protocols()
+	slices.SortFunc(out, func(a, b *Scenario) int {
+		if c := slices.Index(rank, a.Protocol) - slices.Index(rank, b.Protocol); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 	return out, nil
 }
 

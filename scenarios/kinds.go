@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/etcd"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/protocols/resource"
@@ -28,6 +29,8 @@ var kinds = []kind{
 	{decl: "client", name: "redlock", role: "client", protocol: "redlock", build: buildRedlockClient},
 	{decl: "node", name: "zookeeper", role: "zookeeper", protocol: "zookeeper", build: buildZKServer},
 	{decl: "client", name: "zk-lock", role: "client", protocol: "zookeeper", build: buildZKClient},
+	{decl: "node", name: "etcd", role: "etcd", protocol: "etcd", build: buildEtcdMember},
+	{decl: "client", name: "etcd-lock", role: "client", protocol: "etcd", build: buildEtcdClient},
 	{decl: "resource", name: "resource", role: "resource", build: buildResource},
 }
 
@@ -152,4 +155,31 @@ func buildZKClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		CheckAfter:     a.dur("check-after", 0),
 		Hold:           a.dur("hold", 0),
 	})
+}
+
+func buildEtcdMember(a *args, ref refFunc) func(sim.Env) sim.Process {
+	cfg := etcd.MemberConfig{
+		Members:         ref("cluster", "etcd", true),
+		Heartbeat:       a.dur("heartbeat", 100*time.Millisecond),
+		ElectionTimeout: a.dur("election-timeout", time.Second),
+	}
+	if t, ok := a.kv["election-timeout"]; ok && cfg.ElectionTimeout <= cfg.Heartbeat && a.first == nil {
+		a.fail(t.col, "election-timeout="+t.text+" is not longer than the heartbeat",
+			"etcd recommends an election timeout of about 10 heartbeats (1s for 100ms)")
+	}
+	return etcd.NewMember(cfg)
+}
+
+func buildEtcdClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	cfg := etcd.ClientConfig{
+		Members: ref("members", "etcd", true),
+		TTL:     a.dur("ttl", 5*time.Second),
+		Fencing: a.oneOf("fencing", "off", "off", "revision") == "revision",
+		Hold:    a.dur("hold", 0),
+		Timeout: a.dur("timeout", time.Second),
+	}
+	if t, ok := a.kv["ttl"]; ok && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && a.first == nil {
+		a.fail(t.col, "ttl="+t.text+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
+	}
+	return etcd.NewClient(cfg)
 }

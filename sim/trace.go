@@ -217,6 +217,9 @@ func (t *Trace) ObsText(o *Observation) string {
 		if o.Window > 0 {
 			return s + " for " + FormatDuration(o.Window)
 		}
+		if o.HasToken { // a ZooKeeper node, an etcd key: it lives with the owner's session
+			return s + fmt.Sprintf(" (token %d) while its session lives", o.Token)
+		}
 		return s + " with no expiry"
 	case ObsGrantEnd:
 		s := t.serviceName(o) + " withdraws " + who + "'s grant of " + o.Lock + " (" + o.Reason

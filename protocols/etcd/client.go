@@ -1,0 +1,341 @@
+package etcd
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// ClientConfig configures a lock client.
+type ClientConfig struct {
+	Members []sim.ProcID  // the cluster; the client talks to the first and fails over in order
+	TTL     time.Duration // the session's lease TTL (default 5 s)
+	// Fencing carries the lock key's create revision to the resource as a token.
+	Fencing bool
+	// Hold, when set, releases the lock this long after acquiring it.
+	Hold time.Duration
+	// Timeout: a request unanswered this long goes to the next member (default 1 s).
+	Timeout time.Duration
+}
+
+// Client commands (acquire, release, read, write) are those of every lock client.
+const (
+	CmdAcquire = "acquire"
+	CmdRelease = "release"
+)
+
+type lockState uint8
+
+const (
+	lockIdle       lockState = iota
+	lockGranting             // LeaseGrant sent
+	lockPutting              // the Txn sent
+	lockFinding              // looking for the predecessor
+	lockWatching             // watching the predecessor's key
+	lockConfirming           // checking that my key survived the wait
+	lockHolding
+	lockReleasing // DeleteRange of my key sent
+	lockRevoking  // LeaseRevoke sent
+)
+
+var lockNames = [...]string{"idle", "granting a lease", "putting its key", "finding its predecessor",
+	"waiting", "confirming", "holding", "releasing", "revoking its lease"}
+
+const (
+	timerKeepAlive sim.TimerID = iota + 1
+	timerDeadline
+	timerRequest
+	timerHold
+)
+
+// Client takes a lock as etcd's concurrency.Mutex does, inside a session whose
+// lease it keeps alive every TTL/3.
+type Client struct {
+	env     sim.Env
+	cfg     ClientConfig
+	member  int // index into cfg.Members
+	reqID   uint64
+	pending sim.Message // the request awaiting its answer (Op "" when none)
+	state   lockState
+	lock    string
+	lease   int64
+	kaOut   bool   // a keepalive went out and has not been answered
+	key     string // my key: the lock prefix and my lease in hex
+	rev     int64  // its create revision
+	watched string
+	held    string // the last lock key held, as the application remembers it
+	heldRev int64
+	belief  sim.Belief
+}
+
+// NewClient returns a constructor for a lock client with cfg.
+func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
+	if cfg.TTL == 0 {
+		cfg.TTL = 5 * time.Second
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = time.Second
+	}
+	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+}
+
+func (c *Client) srv() sim.ProcID { return c.cfg.Members[c.member%len(c.cfg.Members)] }
+
+// request sends a request and waits for its answer (one at a time).
+func (c *Client) request(m sim.Message, out *sim.Outputs) {
+	c.reqID++
+	m.ID = c.reqID
+	c.pending = m
+	out.Send(c.srv(), m)
+	out.SetTimer(timerRequest, c.cfg.Timeout)
+}
+
+// Step handles one input.
+func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InTimer:
+		switch in.Timer {
+		case timerKeepAlive:
+			c.keepAlive(out)
+		case timerDeadline:
+			c.leaseLost("no keepalive answer for the lease's TTL", out)
+		case timerRequest:
+			if c.pending.Op != "" {
+				c.failover("no answer from "+c.env.Names[c.srv()], out)
+			}
+		case timerHold:
+			if c.state == lockHolding {
+				c.command(sim.Message{Op: CmdRelease, Key: c.lock}, out)
+			}
+		}
+	case sim.InCommand:
+		c.command(in.Msg, out)
+	case sim.InMessage:
+		if slices.Contains(c.cfg.Members, in.From) {
+			c.reply(in.Msg, out)
+		}
+	}
+}
+
+// keepAlive renews the session's lease every TTL/3. A keepalive the member left
+// unanswered for a whole period means the member is gone: try the next one.
+func (c *Client) keepAlive(out *sim.Outputs) {
+	if c.lease == 0 {
+		return
+	}
+	out.SetTimer(timerKeepAlive, c.cfg.TTL/3)
+	if c.kaOut {
+		c.failover("no keepalive answer from "+c.env.Names[c.srv()], out)
+	}
+	c.kaOut = true
+	out.Send(c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease})
+}
+
+// failover moves to the next member and sends it what was unanswered; a watch
+// died with the old connection, so a waiter looks for its predecessor again.
+func (c *Client) failover(why string, out *sim.Outputs) {
+	c.member++
+	c.kaOut = false
+	out.Observe(sim.Note(c.env.ID, "%s: %s; it tries %s", c.env.Name, why, c.env.Names[c.srv()]))
+	switch {
+	case c.pending.Op != "":
+		c.request(c.pending, out)
+	case c.state == lockWatching:
+		c.find(out)
+	}
+}
+
+func (c *Client) command(m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case CmdAcquire:
+		if c.state != lockIdle {
+			out.Observe(sim.Note(c.env.ID, "%s is already busy with %s (%s); acquire ignored", c.env.Name, c.lock, lockNames[c.state]))
+			return
+		}
+		c.lock = m.Key
+		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.state = lockGranting
+		c.request(sim.Message{Op: OpGrant, Value: "ttl=" + sim.FormatDuration(c.cfg.TTL), N: c.cfg.TTL.Milliseconds()}, out)
+	case CmdRelease:
+		if c.state == lockIdle || c.state >= lockReleasing || (m.Key != "" && m.Key != c.lock) {
+			out.Observe(sim.Note(c.env.ID, "%s holds no lock called %s; release ignored", c.env.Name, m.Key))
+			return
+		}
+		if c.state != lockHolding {
+			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		}
+		c.belief.End(out, c.env.ID, sim.ReasonReleased)
+		c.watched = ""
+		switch {
+		case c.key != "": // Unlock deletes the key, then the session's Close revokes the lease
+			c.state = lockReleasing
+			c.request(sim.Message{Op: OpDelete, Key: c.key}, out)
+		case c.lease != 0:
+			c.revoke(out)
+		default:
+			c.state, c.pending = lockIdle, sim.Message{} // the grant's late answer is ignored
+		}
+	case "read", "write":
+		if c.held == "" {
+			out.Observe(sim.Note(c.env.ID, "%s has never held a lock; %s not sent", c.env.Name, m.Op))
+			return
+		}
+		if target := c.env.Lookup(m.Key); target != sim.NoProc {
+			op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
+			if c.cfg.Fencing {
+				op = op.WithN(c.heldRev)
+			}
+			out.Send(target, op)
+		}
+	}
+}
+
+func (c *Client) revoke(out *sim.Outputs) {
+	c.state = lockRevoking
+	c.request(sim.Message{Op: OpRevoke, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease}, out)
+}
+
+// find asks for the key created last before mine: the predecessor to wait for.
+func (c *Client) find(out *sim.Outputs) {
+	c.state = lockFinding
+	c.request(sim.Message{Op: OpRange, Key: c.lock + "/", Opts: optLastCreate,
+		Value: fmt.Sprintf("max-create-rev=%d", c.rev-1), N: c.rev - 1}, out)
+}
+
+func (c *Client) reply(m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case RepTTL:
+		if m.N != c.lease || c.lease == 0 {
+			return
+		}
+		c.kaOut = false
+		if m.M <= 0 {
+			c.leaseLost("the leader says its lease is gone", out)
+			return
+		}
+		out.SetTimer(timerDeadline, time.Duration(m.M)*time.Millisecond) // etcd's client-side deadline
+		return
+	case RepEvent:
+		if c.state == lockWatching && m.Key == c.watched {
+			c.find(out)
+		}
+		return
+	}
+	if m.ID == 0 || m.ID != c.reqID || c.pending.Op == "" {
+		return // a keepalive's error, or a late answer
+	}
+	sent := c.pending
+	c.pending = sim.Message{}
+	out.CancelTimer(timerRequest)
+	if m.Op == RepError {
+		switch m.Value {
+		case ErrLeaseNotFound:
+			c.leaseLost("its lease is gone", out)
+		default: // no leader here: try the next member
+			c.pending = sent
+			c.failover(m.Value+" at "+c.env.Names[c.srv()], out)
+		}
+		return
+	}
+	switch c.state {
+	case lockGranting:
+		c.lease = m.N
+		out.SetTimer(timerKeepAlive, c.cfg.TTL/3)
+		out.SetTimer(timerDeadline, time.Duration(m.M)*time.Millisecond)
+		c.key = fmt.Sprintf("%s/%x", c.lock, c.lease)
+		c.state = lockPutting
+		c.request(sim.Message{Op: OpTxn, Key: c.key, Value: fmt.Sprintf("put-if-absent lease=%d", c.lease), N: c.lease}, out)
+	case lockPutting:
+		c.rev = m.N
+		if m.M == m.N {
+			c.hold(out) // my key is the oldest: the lock is mine in one round trip
+			return
+		}
+		c.find(out)
+	case lockFinding:
+		if m.Key == "" { // nobody before me is left: check that my key survived the wait
+			c.state = lockConfirming
+			c.request(sim.Message{Op: OpRange, Key: c.key}, out)
+			return
+		}
+		c.state, c.watched = lockWatching, m.Key
+		out.Send(c.srv(), sim.Message{Op: OpWatch, Key: m.Key, Value: fmt.Sprintf("from revision %d", m.N), N: m.N})
+	case lockConfirming:
+		if m.M != c.rev {
+			c.leaseLost("its key is gone while it waited (the session expired)", out)
+			return
+		}
+		c.hold(out)
+	case lockReleasing:
+		c.key = ""
+		c.revoke(out)
+	case lockRevoking:
+		c.state, c.lease = lockIdle, 0
+		out.CancelTimer(timerKeepAlive)
+		out.CancelTimer(timerDeadline)
+	}
+}
+
+func (c *Client) hold(out *sim.Outputs) {
+	c.state = lockHolding
+	c.held, c.heldRev = c.key, c.rev
+	var tok int64
+	if c.cfg.Fencing {
+		tok = c.rev
+	}
+	c.belief.Start(out, c.env.ID, c.lock, c.key, 0, tok, c.cfg.Fencing)
+	if c.cfg.Hold > 0 {
+		out.SetTimer(timerHold, c.cfg.Hold)
+	}
+}
+
+// leaseLost: the session is over (etcd closes its Done channel). A client that
+// was waiting gives up; one that held no longer believes it does. The Mutex
+// itself checks nothing: a write already decided goes out regardless.
+func (c *Client) leaseLost(why string, out *sim.Outputs) {
+	if c.lease == 0 {
+		return
+	}
+	out.Observe(sim.Note(c.env.ID, "%s: %s", c.env.Name, why))
+	c.belief.End(out, c.env.ID, "lease expired")
+	if c.state != lockIdle && c.state != lockHolding && c.state < lockReleasing {
+		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+	}
+	c.state, c.lease, c.key, c.watched, c.kaOut = lockIdle, 0, "", "", false
+	c.pending = sim.Message{}
+	out.CancelTimer(timerRequest)
+	out.CancelTimer(timerKeepAlive)
+	out.CancelTimer(timerDeadline)
+}
+
+// TimerName names the client's timers for the log.
+func (c *Client) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerKeepAlive:
+		return "keepalive"
+	case timerDeadline:
+		return "lease deadline"
+	case timerRequest:
+		return "request timeout"
+	case timerHold:
+		return "work done"
+	}
+	return ""
+}
+
+// Describe is the client's state.
+func (c *Client) Describe() string {
+	s := fmt.Sprintf("via %s, %s", c.env.Names[c.srv()], lockNames[c.state])
+	if c.lock != "" && c.state != lockIdle {
+		s += " " + c.lock
+	}
+	if c.lease != 0 {
+		s += fmt.Sprintf(", lease %d", c.lease)
+	}
+	if c.key != "" {
+		s += fmt.Sprintf(", key %s (create revision %d)", c.key, c.rev)
+	}
+	return s
+}

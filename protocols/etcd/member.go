@@ -1,0 +1,304 @@
+package etcd
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Client requests and member replies, named after etcd's API.
+const (
+	OpGrant     = "LeaseGrant"     // N: TTL in ms
+	OpKeepAlive = "LeaseKeepAlive" // N: lease
+	OpRevoke    = "LeaseRevoke"    // N: lease
+	OpTxn       = "Txn"            // Key: my key (the lock prefix, then my lease in hex), N: lease
+	OpRange     = "Range"          // Key: a key; with Opts LAST-CREATE a prefix, N: max create revision
+	OpDelete    = "DeleteRange"    // Key
+	OpWatch     = "Watch"          // Key, N: from revision
+
+	// Replies carry their numbers in N and M without showing them: Value says
+	// the same in words.
+	RepGranted = "GRANTED" // N: lease, M: TTL in ms
+	RepTTL     = "TTL"     // N: lease, M: TTL in ms (0: the lease is gone)
+	RepRevoked = "REVOKED"
+	RepTxn     = "TXN"     // Key: my key, N: its create revision, M: the owner's
+	RepRange   = "RANGE"   // Key: the key found (empty: none), N: the store's revision, M: its create revision
+	RepDeleted = "DELETED" // N: the store's revision
+	RepEvent   = "EVENT"   // a watch fired: Opts DELETE, N: the deletion's revision
+	RepError   = "ERROR"   // Value: what went wrong
+
+	ErrNoLeader      = "no leader"
+	ErrLeaseNotFound = "lease not found"
+
+	optLastCreate = "LAST-CREATE"
+
+	// Service names the cluster's grants in observations.
+	Service = "etcd"
+)
+
+// MemberConfig configures a member.
+type MemberConfig struct {
+	Members         []sim.ProcID  // the cluster; the first leads a fresh cluster
+	Heartbeat       time.Duration // leader heartbeats and lease checks (default 100 ms, etcd's)
+	ElectionTimeout time.Duration // default 1 s, etcd's; randomised up to twice that
+}
+
+type role uint8
+
+const (
+	roleFollower role = iota
+	roleCandidate
+	roleLeader
+)
+
+var roleNames = [...]string{"follower", "candidate", "leader"}
+
+const (
+	timerHeartbeat sim.TimerID = iota + 1
+	timerElection
+)
+
+// watcher is a client's watch on one key, from a revision on.
+type watcher struct {
+	client sim.ProcID
+	from   int64
+}
+
+// Member is one etcd member: a Raft peer, a copy of the store, and (while it
+// leads) the lessor.
+type Member struct {
+	env    sim.Env
+	cfg    MemberConfig
+	raft   raft
+	st     *store
+	lessor lessor
+	// watches are this member's, by key: they die with it.
+	watches map[string][]watcher
+}
+
+// NewMember returns a constructor for a member with cfg.
+func NewMember(cfg MemberConfig) func(sim.Env) sim.Process {
+	if cfg.Heartbeat == 0 {
+		cfg.Heartbeat = 100 * time.Millisecond
+	}
+	if cfg.ElectionTimeout == 0 {
+		cfg.ElectionTimeout = time.Second
+	}
+	return func(env sim.Env) sim.Process {
+		m := &Member{env: env, cfg: cfg, st: newStore(), watches: map[string][]watcher{}}
+		m.raft = newRaft(m)
+		return m
+	}
+}
+
+// Step handles one input.
+func (m *Member) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		m.raft.recover(now, in.Disk, out)
+	case sim.InTimer:
+		switch in.Timer {
+		case timerHeartbeat:
+			m.raft.heartbeat(now, out)
+			if m.raft.role == roleLeader {
+				m.lessor.expire(m, now, out)
+			}
+		case timerElection:
+			m.raft.campaign(now, out)
+		}
+	case sim.InMessage:
+		if slices.Contains(m.cfg.Members, in.From) {
+			m.peer(now, in.From, in.Msg, out)
+		} else {
+			m.client(now, in.From, in.Msg, out)
+		}
+	}
+}
+
+func (m *Member) peer(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
+	switch msg.Op {
+	case opProp:
+		if m.raft.role == roleLeader {
+			m.raft.propose(now, msg.Body.(*cmd), out)
+		}
+	case opKeepAliveFwd:
+		rep := sim.Message{Op: RepError, Value: ErrNoLeader}.WithN(msg.N)
+		if m.raft.role == roleLeader {
+			rep = m.lessor.keepAlive(m, now, msg.N)
+		}
+		out.Send(from, sim.Message{Op: opKeepAliveResp, Body: &keepAlive{Client: msg.Body.(*keepAlive).Client, Reply: rep}})
+	case opKeepAliveResp:
+		ka := msg.Body.(*keepAlive)
+		out.Send(ka.Client, ka.Reply)
+	default:
+		m.raft.step(now, from, msg, out)
+	}
+}
+
+// keepAlive is a keepalive a member forwards to the leader for its client, and
+// the leader's answer on its way back.
+type keepAlive struct {
+	Client sim.ProcID
+	Reply  sim.Message
+}
+
+func (k *keepAlive) String() string { return k.Reply.String() }
+
+const (
+	opProp          = "MsgProp" // a follower forwards a proposal to the leader
+	opKeepAliveFwd  = "LeaseKeepAlive"
+	opKeepAliveResp = "LeaseKeepAliveResponse"
+)
+
+// client serves one client request: keepalives go to the leader's lessor,
+// watches stay here, everything else goes through the log.
+func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
+	if msg.Op == OpWatch {
+		m.watch(from, msg.Key, msg.N, out)
+		return
+	}
+	r := &m.raft
+	if r.leader == sim.NoProc {
+		out.Send(from, sim.Message{Op: RepError, ID: msg.ID, Value: ErrNoLeader})
+		return
+	}
+	if msg.Op == OpKeepAlive {
+		if r.role == roleLeader {
+			out.Send(from, m.lessor.keepAlive(m, now, msg.N))
+			return
+		}
+		out.Send(r.leader, sim.Message{Op: opKeepAliveFwd, Body: &keepAlive{Client: from}}.WithN(msg.N))
+		return
+	}
+	c := &cmd{Client: from, Origin: m.env.ID, Req: msg.ID}
+	switch msg.Op {
+	case OpGrant:
+		c.Kind, c.TTL = cmdGrant, time.Duration(msg.N)*time.Millisecond
+	case OpRevoke:
+		c.Kind, c.Lease = cmdRevoke, msg.N
+	case OpTxn:
+		c.Kind, c.Key, c.Prefix, c.Lease = cmdLockTxn, msg.Key, msg.Key[:strings.LastIndexByte(msg.Key, '/')+1], msg.N
+	case OpRange:
+		c.Kind, c.Key = cmdGet, msg.Key
+		if msg.Opts == optLastCreate {
+			c.Kind, c.MaxRev = cmdGetPred, msg.N
+		}
+	case OpDelete:
+		c.Kind, c.Key = cmdDelete, msg.Key
+	default:
+		return
+	}
+	if r.role == roleLeader {
+		r.propose(now, c, out)
+		return
+	}
+	out.Send(r.leader, sim.Message{Op: opProp, Body: c})
+}
+
+// watch registers a watch for the deletion of key from revision from on; a
+// deletion this member already applied fires it at once (etcd's watch history).
+func (m *Member) watch(client sim.ProcID, key string, from int64, out *sim.Outputs) {
+	if rev, ok := m.st.deleted[key]; ok && rev >= from {
+		out.Send(client, deleteEvent(key, rev))
+		return
+	}
+	m.watches[key] = append(m.watches[key], watcher{client, from})
+}
+
+func deleteEvent(key string, rev int64) sim.Message {
+	return sim.Message{Op: RepEvent, Key: key, Value: fmt.Sprintf("DELETE at revision %d", rev), N: rev}
+}
+
+// applied is called for each entry the member applies: it answers the client if
+// this member took the request, fires watches, and, on the leader, reports the
+// lock grants the entry changed.
+func (m *Member) applied(now sim.LocalTime, e entry, replaying bool, out *sim.Outputs) {
+	before := m.st.rev
+	res := m.st.apply(e.Index, e.Cmd)
+	changes := m.st.updateHolders()
+	if e.Cmd != nil && e.Cmd.Kind == cmdGrant {
+		m.lessor.granted(now, e.Index, e.Cmd.TTL)
+	}
+	if replaying {
+		return
+	}
+	if res.ok && e.Cmd.Origin == m.env.ID {
+		res.msg.ID = e.Cmd.Req
+		out.Send(e.Cmd.Client, res.msg)
+	}
+	if m.st.rev != before {
+		for _, k := range slices.Sorted(maps.Keys(m.watches)) {
+			if rev, ok := m.st.deleted[k]; ok && rev > before {
+				for _, w := range m.watches[k] {
+					out.Send(w.client, deleteEvent(k, rev))
+				}
+				delete(m.watches, k)
+			}
+		}
+	}
+	if m.raft.role == roleLeader {
+		m.reportHolders(e, changes, out)
+	}
+}
+
+// reportHolders tells the checker how the entry changed each lock's owner.
+func (m *Member) reportHolders(e entry, changes []holderChange, out *sim.Outputs) {
+	lock := func(prefix string) string { return strings.TrimSuffix(prefix, "/") }
+	for _, ch := range changes {
+		if b := ch.before; b.key != "" {
+			reason, by := sim.ReasonDeleted, m.env.ID
+			switch {
+			case e.Cmd.Kind == cmdDelete && e.Cmd.Client == b.owner, e.Cmd.Kind == cmdRevoke && !e.Cmd.Expired && e.Cmd.Client == b.owner:
+				reason, by = sim.ReasonReleased, b.owner
+			case e.Cmd.Kind == cmdRevoke && e.Cmd.Expired:
+				reason = sim.ReasonExpired // the leader expired its lease
+			}
+			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: b.owner, By: by,
+				Lock: lock(ch.prefix), Grant: b.key, Reason: reason})
+		}
+		if a := ch.after; a.key != "" {
+			out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: a.owner, By: sim.NoProc,
+				Lock: lock(ch.prefix), Grant: a.key, Token: a.create, HasToken: true})
+		}
+	}
+}
+
+// TimerName names the member's timers for the log.
+func (m *Member) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerHeartbeat:
+		return "heartbeat"
+	case timerElection:
+		return "election timeout"
+	}
+	return ""
+}
+
+// Describe is the member's state.
+func (m *Member) Describe() string {
+	r := &m.raft
+	var b strings.Builder
+	ld := "none"
+	if r.leader != sim.NoProc {
+		ld = m.env.Names[r.leader]
+	}
+	fmt.Fprintf(&b, "%s (term %d, leader %s), log %d, commit %d, revision %d;", roleNames[r.role], r.term, ld,
+		r.lastIndex(), r.commit, m.st.rev)
+	for _, id := range slices.Sorted(maps.Keys(m.st.leases)) {
+		l := m.st.leases[id]
+		fmt.Fprintf(&b, " lease %d of %s ttl %s", id, m.env.Names[l.client], sim.FormatDuration(l.ttl))
+		if d, ok := m.lessor.expiry[id]; ok && r.role == roleLeader {
+			fmt.Fprintf(&b, " (expires at %s)", sim.FormatDuration(d))
+		}
+		b.WriteString(";")
+	}
+	for _, k := range slices.Sorted(maps.Keys(m.st.keys)) {
+		x := m.st.keys[k]
+		fmt.Fprintf(&b, " %s(create %d, lease %d)", k, x.create, x.lease)
+	}
+	return b.String()
+}

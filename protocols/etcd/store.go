@@ -1,0 +1,223 @@
+package etcd
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// cmdKind is what a log entry asks the store to do.
+type cmdKind uint8
+
+const (
+	cmdNoop    cmdKind = iota // a new leader's first entry
+	cmdGrant                  // LeaseGrant: a lease with a TTL
+	cmdRevoke                 // LeaseRevoke: delete the lease and its keys
+	cmdLockTxn                // the Mutex's transaction: put my key if absent, read the owner
+	cmdGetPred                // Range over a prefix: the last key created before a revision
+	cmdGet                    // Range of one key
+	cmdDelete                 // DeleteRange of one key
+)
+
+var cmdNames = [...]string{"noop", "LeaseGrant", "LeaseRevoke", "Txn", "Range", "Range", "DeleteRange"}
+
+// cmd is a client request as it travels through the log. It is never changed
+// once made: followers and the trace share it.
+type cmd struct {
+	Kind    cmdKind
+	Key     string // Txn, Get, Delete: the key; GetPred: the prefix
+	Prefix  string // Txn: the lock prefix whose owner the Txn also reads
+	Lease   int64  // Txn: the lease to attach; Revoke: the lease
+	TTL     time.Duration
+	MaxRev  int64 // GetPred: only keys created at or before this revision
+	Expired bool  // Revoke: the leader revokes an expired lease (not a client)
+	Client  sim.ProcID
+	Origin  sim.ProcID // the member that answers the client
+	Req     uint64
+}
+
+func (c *cmd) String() string {
+	switch c.Kind {
+	case cmdGrant:
+		return "LeaseGrant ttl=" + sim.FormatDuration(c.TTL)
+	case cmdRevoke:
+		if c.Expired {
+			return fmt.Sprintf("LeaseRevoke %d (expired)", c.Lease)
+		}
+		return fmt.Sprintf("LeaseRevoke %d", c.Lease)
+	case cmdLockTxn:
+		return fmt.Sprintf("Txn if create_revision(%s)=0 then put %s lease=%d", c.Key, c.Key, c.Lease)
+	case cmdGetPred:
+		return fmt.Sprintf("Range %s last-create max-create-rev=%d", c.Key, c.MaxRev)
+	case cmdGet, cmdDelete:
+		return cmdNames[c.Kind] + " " + c.Key
+	}
+	return cmdNames[c.Kind]
+}
+
+// kv is one key's metadata (the lock keys carry no value worth modelling).
+type kv struct {
+	create, mod int64 // revisions
+	lease       int64
+}
+
+type lease struct {
+	ttl    time.Duration
+	client sim.ProcID // who asked for it: the owner of the keys attached to it
+	keys   []string
+}
+
+// holder is a lock's current owner: the key with the lowest create revision
+// under its prefix, and the client whose lease the key is attached to.
+type holder struct {
+	key    string
+	create int64
+	owner  sim.ProcID
+}
+
+// store is the replicated state machine: every member applies the same entries
+// in the same order and reaches the same store.
+type store struct {
+	rev     int64
+	keys    map[string]*kv
+	leases  map[int64]*lease
+	deleted map[string]int64 // each key's last deletion revision: the watch history
+	// holders is part of the replicated state, so a new leader reports grant
+	// changes from where the cluster was.
+	holders map[string]holder // by lock prefix
+}
+
+func newStore() *store {
+	return &store{rev: 1, keys: map[string]*kv{}, leases: map[int64]*lease{}, deleted: map[string]int64{},
+		holders: map[string]holder{}}
+}
+
+// result is what applying an entry answers the client.
+type result struct {
+	msg sim.Message
+	ok  bool // the entry answers anyone (noop and expiry revokes do not)
+}
+
+// apply performs one committed entry at log index idx.
+func (s *store) apply(idx int64, c *cmd) result {
+	if c == nil {
+		return result{}
+	}
+	switch c.Kind {
+	case cmdGrant:
+		s.leases[idx] = &lease{ttl: c.TTL, client: c.Client}
+		return result{sim.Message{Op: RepGranted, Value: fmt.Sprintf("lease %d ttl=%s", idx, sim.FormatDuration(c.TTL)),
+			N: idx, M: c.TTL.Milliseconds()}, true}
+	case cmdRevoke:
+		l, ok := s.leases[c.Lease]
+		if !ok {
+			return result{sim.Message{Op: RepError, Value: ErrLeaseNotFound}, !c.Expired}
+		}
+		if len(l.keys) > 0 {
+			s.rev++ // one revision for the whole revoke, as etcd does
+			for _, k := range l.keys {
+				s.del(k)
+			}
+		}
+		delete(s.leases, c.Lease)
+		return result{sim.Message{Op: RepRevoked, Value: fmt.Sprintf("lease %d", c.Lease)}, !c.Expired}
+	case cmdLockTxn:
+		l, ok := s.leases[c.Lease]
+		if !ok {
+			return result{sim.Message{Op: RepError, Key: c.Key, Value: ErrLeaseNotFound}, true}
+		}
+		if _, exists := s.keys[c.Key]; !exists {
+			s.rev++
+			s.keys[c.Key] = &kv{create: s.rev, mod: s.rev, lease: c.Lease}
+			l.keys = append(l.keys, c.Key)
+		}
+		mine := s.keys[c.Key].create
+		s.holders[c.Prefix] = s.holders[c.Prefix] // the prefix is a lock from now on
+		owner, ownerRev := s.first(c.Prefix)
+		return result{sim.Message{Op: RepTxn, Key: c.Key, Value: fmt.Sprintf("create_revision=%d; oldest under %s: %s (create_revision=%d)",
+			mine, c.Prefix, owner, ownerRev), N: mine, M: ownerRev}, true}
+	case cmdGetPred:
+		k, create := s.lastBefore(c.Key, c.MaxRev)
+		text := fmt.Sprintf("none created at or before %d (revision %d)", c.MaxRev, s.rev)
+		if k != "" {
+			text = fmt.Sprintf("create_revision=%d (revision %d)", create, s.rev)
+		}
+		return result{sim.Message{Op: RepRange, Key: k, Value: text, N: s.rev, M: create}, true}
+	case cmdGet:
+		m := sim.Message{Op: RepRange, Key: c.Key, Value: fmt.Sprintf("not found (revision %d)", s.rev), N: s.rev}
+		if x, ok := s.keys[c.Key]; ok {
+			m.M, m.Value = x.create, fmt.Sprintf("create_revision=%d (revision %d)", x.create, s.rev)
+		}
+		return result{m, true}
+	case cmdDelete:
+		if _, ok := s.keys[c.Key]; ok {
+			s.rev++
+			s.del(c.Key)
+		}
+		return result{sim.Message{Op: RepDeleted, Key: c.Key, Value: fmt.Sprintf("revision %d", s.rev), N: s.rev}, true}
+	}
+	return result{}
+}
+
+// del removes a key at the current revision and detaches it from its lease.
+func (s *store) del(k string) {
+	x := s.keys[k]
+	delete(s.keys, k)
+	s.deleted[k] = s.rev
+	if l, ok := s.leases[x.lease]; ok {
+		l.keys = slices.DeleteFunc(l.keys, func(y string) bool { return y == k })
+	}
+}
+
+// first is the key under prefix with the lowest create revision.
+func (s *store) first(prefix string) (string, int64) {
+	best, rev := "", int64(0)
+	for k, x := range s.keys {
+		if strings.HasPrefix(k, prefix) && (rev == 0 || x.create < rev) {
+			best, rev = k, x.create
+		}
+	}
+	return best, rev
+}
+
+// lastBefore is the key under prefix with the highest create revision at or
+// below maxRev: the predecessor a waiter watches.
+func (s *store) lastBefore(prefix string, maxRev int64) (string, int64) {
+	best, rev := "", int64(0)
+	for k, x := range s.keys {
+		if strings.HasPrefix(k, prefix) && x.create <= maxRev && x.create > rev {
+			best, rev = k, x.create
+		}
+	}
+	return best, rev
+}
+
+// holderChange is a lock whose owner changed with an entry.
+type holderChange struct {
+	prefix        string
+	before, after holder
+}
+
+// updateHolders recomputes each lock's owner after an entry and returns the
+// changes, in prefix order.
+func (s *store) updateHolders() []holderChange {
+	var ch []holderChange
+	for _, p := range slices.Sorted(maps.Keys(s.holders)) {
+		k, rev := s.first(p)
+		h := holder{key: k, create: rev, owner: sim.NoProc}
+		if x, ok := s.keys[k]; ok {
+			if l, ok := s.leases[x.lease]; ok {
+				h.owner = l.client
+			}
+		}
+		if h.key != s.holders[p].key {
+			ch = append(ch, holderChange{p, s.holders[p], h})
+		}
+		s.holders[p] = h
+	}
+	return ch
+}
