@@ -61,7 +61,9 @@ func draw(t *rapid.T, kinds []string) schedule {
 	return s
 }
 
-func run(s schedule, fencing bool) check.Report { return check.Check(runTrace(s, fencing), check.Options{}) }
+func run(s schedule, fencing bool) check.Report {
+	return check.Check(runTrace(s, fencing), check.Options{})
+}
 
 func runTrace(s schedule, fencing bool) *sim.Trace {
 	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 15 * time.Second, MaxQueue: 10_000}})
