@@ -12,6 +12,13 @@ type Belief struct {
 	holds bool
 	lock  string
 	grant string
+	// What the client's application remembers of the last grant it held (and its
+	// token, with fencing). It outlives the belief on purpose: an operation the
+	// application decided earlier goes out under it, even after a pause the
+	// client has not noticed yet.
+	last   string
+	token  int64
+	fenced bool
 }
 
 // Holds reports whether the client believes it holds a lock.
@@ -22,6 +29,7 @@ func (b *Belief) Holds() bool { return b.holds }
 // token.
 func (b *Belief) Start(out *Outputs, client ProcID, lock, grant string, window time.Duration, token int64, hasToken bool) {
 	b.holds, b.lock, b.grant = true, lock, grant
+	b.last, b.token, b.fenced = grant, token, hasToken
 	out.Observe(Observation{Kind: ObsBeliefStart, Client: client, By: NoProc, Lock: lock, Grant: grant,
 		Window: window, Token: token, HasToken: hasToken})
 }
@@ -34,6 +42,25 @@ func (b *Belief) End(out *Outputs, client ProcID, reason string) bool {
 	b.holds = false
 	out.Observe(Observation{Kind: ObsBeliefEnd, Client: client, By: NoProc, Lock: b.lock, Grant: b.grant, Reason: reason})
 	return true
+}
+
+// Operate sends a read or write command m to the resource it names, under the
+// last grant held (with its token when fencing), or notes that there is none.
+func (b *Belief) Operate(out *Outputs, env Env, m Message) {
+	if b.last == "" {
+		out.Observe(Note(env.ID, "%s has never held a lock; %s not sent", env.Name, m.Op))
+		return
+	}
+	target := env.Lookup(m.Key)
+	if target == NoProc {
+		out.Observe(Note(env.ID, "%s: no process %s to %s", env.Name, m.Key, m.Op))
+		return
+	}
+	op := Message{Op: m.Op, Key: m.Key, Value: b.last}
+	if b.fenced {
+		op = op.WithN(b.token)
+	}
+	out.Send(target, op)
 }
 
 // Note is a sentence for the log from process p, judged by nothing.

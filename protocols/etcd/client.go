@@ -65,8 +65,6 @@ type Client struct {
 	key     string // my key: the lock prefix and my lease in hex
 	rev     int64  // its create revision
 	watched string
-	held    string // the last lock key held, as the application remembers it
-	heldRev int64
 	belief  sim.Belief
 }
 
@@ -178,17 +176,7 @@ func (c *Client) command(m sim.Message, out *sim.Outputs) {
 			c.state, c.pending = lockIdle, sim.Message{} // the grant's late answer is ignored
 		}
 	case "read", "write":
-		if c.held == "" {
-			out.Observe(sim.Note(c.env.ID, "%s has never held a lock; %s not sent", c.env.Name, m.Op))
-			return
-		}
-		if target := c.env.Lookup(m.Key); target != sim.NoProc {
-			op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
-			if c.cfg.Fencing {
-				op = op.WithN(c.heldRev)
-			}
-			out.Send(target, op)
-		}
+		c.belief.Operate(out, c.env, m)
 	}
 }
 
@@ -280,7 +268,6 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 
 func (c *Client) hold(out *sim.Outputs) {
 	c.state = lockHolding
-	c.held, c.heldRev = c.key, c.rev
 	var tok int64
 	if c.cfg.Fencing {
 		tok = c.rev

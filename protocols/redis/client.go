@@ -79,7 +79,6 @@ type Client struct {
 	pending  string        // the request awaiting a reply
 	reqID    uint64
 	belief   sim.Belief
-	held     string // the value of the last acquisition that succeeded
 	token    int64
 	hasToken bool
 }
@@ -147,20 +146,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case CmdRead, CmdWrite:
 		// The client acts under the grant it last held, believing or not: the
 		// scenario decides when a stale client writes.
-		if c.held == "" {
-			out.Observe(c.note("%s has never held a lock; %s not sent", c.env.Name, m.Op))
-			return
-		}
-		target := c.env.Lookup(m.Key)
-		if target == sim.NoProc {
-			out.Observe(c.note("%s: no process %s to %s", c.env.Name, m.Key, m.Op))
-			return
-		}
-		op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
-		if c.hasToken {
-			op = op.WithN(c.token)
-		}
-		out.Send(target, op)
+		c.belief.Operate(out, c.env, m)
 	}
 }
 
@@ -255,7 +241,6 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 
 func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
 	c.state = stateHolding
-	c.held = c.value
 	var window time.Duration
 	if c.cfg.ValidityTimer {
 		window = c.ttl - (now.Mono - c.start)

@@ -73,7 +73,6 @@ type Client struct {
 	got      []bool        // per node: SET succeeded this round
 	reqID    uint64
 	belief   sim.Belief
-	held     string // the value of the last acquisition that succeeded
 	// extension round
 	extending bool
 	extT1     time.Duration
@@ -123,13 +122,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case CmdExtend:
 			c.extend(now, out)
 		case redis.CmdRead, redis.CmdWrite:
-			if c.held == "" {
-				out.Observe(c.note("%s has never held a lock; %s not sent", c.env.Name, in.Msg.Op))
-				return
-			}
-			if target := c.env.Lookup(in.Msg.Key); target != sim.NoProc {
-				out.Send(target, sim.Message{Op: in.Msg.Op, Key: in.Msg.Key, Value: c.held})
-			}
+			c.belief.Operate(out, c.env, in.Msg)
 		}
 	case sim.InTimer:
 		switch in.Timer {
@@ -312,7 +305,6 @@ func (c *Client) finishRound(now sim.LocalTime, out *sim.Outputs) {
 
 func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 	c.st = holding
-	c.held = c.value
 	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
 		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
 		Text: fmt.Sprintf("%d of %d nodes", n, len(c.cfg.Nodes))})

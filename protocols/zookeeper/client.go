@@ -79,8 +79,6 @@ type Client struct {
 	lock     string // lock name; the lock node is "/"+lock
 	node     string // my node's name under the lock node
 	czxid    int64
-	held     string
-	heldZxid int64
 	belief   sim.Belief
 	wantLock string // an acquire that waits for the connection
 }
@@ -195,17 +193,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.state, c.node = lockIdle, ""
 	case "read", "write":
-		if c.held == "" {
-			out.Observe(sim.Note(c.env.ID, "%s has never held a lock; %s not sent", c.env.Name, m.Op))
-			return
-		}
-		if target := c.env.Lookup(m.Key); target != sim.NoProc {
-			op := sim.Message{Op: m.Op, Key: m.Key, Value: c.held}
-			if c.cfg.Fencing && c.held != "" {
-				op = op.WithN(c.heldZxid)
-			}
-			out.Send(target, op)
-		}
+		c.belief.Operate(out, c.env, m)
 	}
 }
 
@@ -314,7 +302,6 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 		c.state, c.node = lockIdle, ""
 	case i == 0:
 		c.state = lockHolding
-		c.held, c.heldZxid = c.node, c.czxid
 		var tok int64
 		if c.cfg.Fencing {
 			tok = c.czxid
