@@ -23,6 +23,7 @@ const module = "github.com/locksim/locksim"
 var allowed = map[string][]string{
 	"sim":         {},
 	"sim/check":   {"sim"},
+	"sim/simtest": {"sim"},
 	"tui/layout":  {"sim", "sim/check"},
 	"protocols/":  {"sim"},
 	"scenarios":   {"sim", "sim/check", "tui/layout", "protocols/"},

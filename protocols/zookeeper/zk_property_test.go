@@ -22,46 +22,7 @@ import (
 // rounds of rapid checks: 10 rounds of 100 (1,000 schedules) by default, a fifth
 // under -short, and more with -rapid.checks=N.
 
-type fault struct {
-	kind string // pause, crash-server, partition
-	proc int
-	at   time.Duration
-	dur  time.Duration
-}
-
-type schedule struct {
-	clients int
-	starts  []time.Duration
-	holds   []time.Duration
-	faults  []fault
-}
-
-func (s schedule) String() string {
-	out := fmt.Sprintf("%d clients starting at %v holding %v", s.clients, s.starts, s.holds)
-	for _, f := range s.faults {
-		out += fmt.Sprintf("; %s %d at %s for %s", f.kind, f.proc, f.at, f.dur)
-	}
-	return out
-}
-
-func draw(t *rapid.T, kinds []string) schedule {
-	s := schedule{clients: rapid.IntRange(2, 3).Draw(t, "clients")}
-	for range s.clients {
-		s.starts = append(s.starts, time.Duration(rapid.IntRange(100, 2000).Draw(t, "start_ms"))*time.Millisecond)
-		s.holds = append(s.holds, time.Duration(rapid.IntRange(500, 4000).Draw(t, "hold_ms"))*time.Millisecond)
-	}
-	for range rapid.IntRange(1, 4).Draw(t, "faults") {
-		s.faults = append(s.faults, fault{
-			kind: rapid.SampledFrom(kinds).Draw(t, "fault"),
-			proc: rapid.IntRange(0, 2).Draw(t, "proc"),
-			at:   time.Duration(rapid.IntRange(200, 4000).Draw(t, "fault_at_ms")) * time.Millisecond,
-			dur:  time.Duration(rapid.IntRange(100, 5000).Draw(t, "fault_ms")) * time.Millisecond,
-		})
-	}
-	return s
-}
-
-func run(s schedule, fencing bool) check.Report {
+func run(s simtest.Schedule, fencing bool) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 12 * time.Second, MaxQueue: 10_000}})
 	var servers []sim.ProcID
 	for i := range 3 {
@@ -71,40 +32,25 @@ func run(s schedule, fencing bool) check.Report {
 		w.AddProcess(fmt.Sprintf("z%d", i+1), "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: servers}))
 	}
 	var clients []sim.ProcID
-	for i := range s.clients {
+	for i := range s.Clients {
 		order := []sim.ProcID{servers[i%3], servers[(i+1)%3], servers[(i+2)%3]}
 		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{},
 			zookeeper.NewClient(zookeeper.ClientConfig{Servers: order, Fencing: fencing, SessionTimeout: 2 * time.Second})))
 	}
 	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: fencing}))
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform})
-	cmd := func(at time.Duration, c sim.ProcID, op, key string) {
-		w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: op, Key: key}})
-	}
-	for i, c := range clients {
-		cmd(s.starts[i], c, zookeeper.CmdAcquire, "L")
-		// Read and write well into the hold, and once more at its end: a paused
-		// client's write goes out when it wakes.
-		for _, f := range []float64{0.3, 0.6, 0.9} {
-			op := "read"
-			if f > 0.5 {
-				op = "write"
-			}
-			cmd(s.starts[i]+time.Duration(float64(s.holds[i])*f), c, op, "db")
-		}
-		cmd(s.starts[i]+s.holds[i], c, zookeeper.CmdRelease, "L")
-	}
-	for _, f := range s.faults {
-		switch f.kind {
+	s.Work(w, clients)
+	for _, f := range s.Faults {
+		switch f.Kind {
 		case "pause":
-			w.Schedule(sim.Time(f.at), sim.Action{Kind: sim.ActPause, Proc: clients[f.proc%len(clients)], Dur: f.dur})
+			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPause, Proc: clients[f.Proc%len(clients)], Dur: f.Dur})
 		case "crash-server":
-			w.Schedule(sim.Time(f.at), sim.Action{Kind: sim.ActCrash, Proc: servers[f.proc]})
-			w.Schedule(sim.Time(f.at+f.dur), sim.Action{Kind: sim.ActRestart, Proc: servers[f.proc]})
+			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActCrash, Proc: servers[f.Proc]})
+			w.Schedule(sim.Time(f.At+f.Dur), sim.Action{Kind: sim.ActRestart, Proc: servers[f.Proc]})
 		case "partition":
-			w.Schedule(sim.Time(f.at), sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{servers[f.proc]},
-				B: append(append([]sim.ProcID{}, servers[:f.proc]...), servers[f.proc+1:]...)})
-			w.Schedule(sim.Time(f.at+f.dur), sim.Action{Kind: sim.ActHeal})
+			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{servers[f.Proc]},
+				B: append(append([]sim.ProcID{}, servers[:f.Proc]...), servers[f.Proc+1:]...)})
+			w.Schedule(sim.Time(f.At+f.Dur), sim.Action{Kind: sim.ActHeal})
 		}
 	}
 	return check.Check(w.Run(), check.Options{})
@@ -117,7 +63,7 @@ func violations(rep check.Report, name string) []check.Violation {
 
 func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := draw(t, []string{"pause", "crash-server", "partition"})
+		s := simtest.Draw(t, []string{"pause", "crash-server", "partition"})
 		rep := run(s, true)
 		for _, inv := range []string{"resource-safe", "fencing-monotonic", "grant-exclusive"} {
 			if v := violations(rep, inv); len(v) > 0 {
@@ -129,31 +75,17 @@ func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
 
 func TestPropertyEnsembleNeverGrantsTwoLiveSessions(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := draw(t, []string{"crash-server", "partition"})
+		s := simtest.Draw(t, []string{"crash-server", "partition"})
 		if v := violations(run(s, false), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("grant-exclusive violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
 		}
 	})
 }
 
-// drawPause draws the shape of the published failure, its times random: c1
-// holds first, and its process stops during its hold (after its read, before its
-// writes) for longer than its 2 s session timeout; c2 queues behind it and works
-// with the lock meanwhile.
-func drawPause(t *rapid.T) schedule {
-	s := schedule{clients: 2,
-		starts: []time.Duration{100 * time.Millisecond, time.Duration(rapid.IntRange(200, 600).Draw(t, "c2_start_ms")) * time.Millisecond},
-		holds:  []time.Duration{3 * time.Second, time.Duration(rapid.IntRange(5500, 7000).Draw(t, "c2_hold_ms")) * time.Millisecond}}
-	s.faults = []fault{{kind: "pause", proc: 0,
-		at:  time.Duration(rapid.IntRange(1000, 1700).Draw(t, "pause_at_ms")) * time.Millisecond,
-		dur: time.Duration(rapid.IntRange(3500, 5500).Draw(t, "pause_ms")) * time.Millisecond}}
-	return s
-}
-
 // Without fencing, random pauses find the lost update of zk-session-expiry-pause.
 func TestPropertyPausesWithoutFencingAreFound(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		s := drawPause(t)
+		s := simtest.DrawPause(t)
 		if v := violations(run(s, false), "resource-safe"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}
