@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -163,9 +164,12 @@ func buildEtcdMember(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Heartbeat:       a.dur("heartbeat", 100*time.Millisecond),
 		ElectionTimeout: a.dur("election-timeout", time.Second),
 	}
-	if t, ok := a.kv["election-timeout"]; ok && cfg.ElectionTimeout <= cfg.Heartbeat && a.first == nil {
-		a.fail(t.col, "election-timeout="+t.text+" is not longer than the heartbeat",
-			"etcd recommends an election timeout of about 10 heartbeats (1s for 100ms)")
+	for _, key := range []string{"heartbeat", "election-timeout"} {
+		if t, ok := a.kv[key]; ok && a.first == nil && (cfg.Heartbeat <= 0 || cfg.ElectionTimeout <= cfg.Heartbeat) {
+			a.fail(t.col, fmt.Sprintf("heartbeat %s and election timeout %s: the election timeout must be longer than a heartbeat of more than 0",
+				sim.FormatDuration(cfg.Heartbeat), sim.FormatDuration(cfg.ElectionTimeout)),
+				"etcd recommends an election timeout of about 10 heartbeats (its defaults: heartbeat=100ms election-timeout=1s)")
+		}
 	}
 	return etcd.NewMember(cfg)
 }
@@ -180,6 +184,9 @@ func buildEtcdClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	}
 	if t, ok := a.kv["ttl"]; ok && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
+	}
+	if t, ok := a.kv["timeout"]; ok && cfg.Timeout <= 0 && a.first == nil {
+		a.fail(t.col, "timeout must be more than 0", "a request unanswered this long goes to the next member: write timeout=1s")
 	}
 	return etcd.NewClient(cfg)
 }

@@ -370,7 +370,7 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 		for _, n := range names {
 			id, err := p.proc(ln.num, token{n, t.col})
 			if err == nil && p.s.procs[id].kind.name != wantKind {
-				err = p.err(ln.num, t.col, key+"="+t.text+": "+n+" is not a "+wantKind+" process",
+				err = p.err(ln.num, t.col, key+"="+t.text+": "+n+" is not "+article(wantKind)+" "+wantKind+" process",
 					"declare one with: node NAME "+wantKind)
 			}
 			if err == nil && slices.Contains(ids, id) {
@@ -384,10 +384,24 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 		return ids
 	}
 	d.build = k.build(a, ref)
+	for _, key := range []string{"ensemble", "cluster"} { // a replicated service lists its members, this one included
+		if t, ok := a.kv[key]; ok && refErr == nil && !slices.Contains(strings.Split(t.text, ","), ln.toks[1].text) {
+			refErr = p.err(ln.num, t.col, key+"="+t.text+" does not name "+ln.toks[1].text+" itself",
+				"list every member, this one included, the same on every line: "+key+"="+ln.toks[1].text+",...")
+		}
+	}
 	if t, ok := a.kv["replica-of"]; ok && t.text == ln.toks[1].text && refErr == nil {
 		refErr = p.err(ln.num, t.col, ln.toks[1].text+" cannot replicate itself", "name its master: replica-of=MASTER")
 	}
 	return refErr
+}
+
+// article is "an" before a vowel sound ("an etcd process"), else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 func commandUsage(name string) string {
@@ -703,6 +717,11 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 			return p.err(ln.num, pos[0].col, "the lock has no name", "write "+who.text+" acquire L")
 		}
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
+		if t, ok := a.kv["ttl"]; ok && !slices.Contains([]string{"redis-lock", "redlock"}, p.s.procs[id].kind.name) {
+			return p.err(ln.num, t.col, "acquire takes ttl= only for redis-lock and redlock clients, and "+who.text+
+				" is "+article(p.s.procs[id].kind.name)+" "+p.s.procs[id].kind.name+" client", "an etcd-lock client's lease TTL is set where it is declared (ttl=5s); "+
+				"a zk-lock client's session timeout likewise (session-timeout=4s)")
+		}
 		if t, ok := a.kv["ttl"]; ok {
 			d := a.dur("ttl", 0)
 			if d < time.Millisecond && a.first == nil {

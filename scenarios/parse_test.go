@@ -13,6 +13,12 @@ node r1 redis
 client c1 redis-lock server=r1
 `
 
+const etcdBase = `# An etcd test scenario.
+node e1 etcd cluster=e1
+client c1 etcd-lock members=e1
+#
+`
+
 // Strict parsing: every mistake is an error with file:line:column, what was
 // expected, and a hint (docs/scenario-language.md, "Errors").
 func TestParseErrorsNamePositionAndHint(t *testing.T) {
@@ -52,6 +58,12 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{base + "run until=0\n", "t.scn:5:5: until=0 ends the run before it starts", ""},
 		{base + "at 1s partition c1 | r1,c1\n", "t.scn:5:22: c1 is on both sides", ""},
 		{base + "at 1s c1 acquire \"\"\n", "t.scn:5:18: the lock has no name", ""},
+		{etcdBase + "node e4 etcd cluster=e1\n", "t.scn:5:14: cluster=e1 does not name e4 itself", "this one included"},
+		{etcdBase + "node e4 etcd cluster=e1,e4 heartbeat=2s\n", "t.scn:5:28: heartbeat 2.000s and election timeout 1.000s: the election timeout must be longer than a heartbeat of more than 0", "10 heartbeats"},
+		{etcdBase + "client c2 etcd-lock members=e1 ttl=1500ms\n", "t.scn:5:32: ttl=1500ms is not a whole number of seconds", "whole seconds"},
+		{etcdBase + "client c2 etcd-lock members=e1 timeout=0\n", "t.scn:5:32: timeout must be more than 0", ""},
+		{etcdBase + "client c2 etcd-lock members=c1\n", "t.scn:5:21: members=c1: c1 is not an etcd process", "node NAME etcd"},
+		{etcdBase + "at 1s c1 acquire L ttl=2s\n", "t.scn:5:20: acquire takes ttl= only for redis-lock and redlock clients, and c1 is an etcd-lock client", "declared (ttl=5s)"},
 		{"# k\nclient c1 redis-lock server=r1\nnode r1 persistence=always redis\nat 0 c1 acquire L\n", "", ""},
 	} {
 		_, err := Parse("t.scn", tc.src)

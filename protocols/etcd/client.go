@@ -117,8 +117,11 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	}
 }
 
-// keepAlive renews the session's lease every TTL/3. A keepalive the member left
-// unanswered for a whole period means the member is gone: try the next one.
+// keepAlive renews the session's lease every TTL/3. The model has no
+// connections to break: a keepalive left unanswered for a whole period is taken
+// for a lost connection, and the client moves to the next member (even when it
+// was the leader behind a live member that failed: harmless, the next member
+// serves it as well).
 func (c *Client) keepAlive(out *sim.Outputs) {
 	if c.lease == 0 {
 		return

@@ -69,7 +69,7 @@ func (l *lessor) expire(m *Member, now sim.LocalTime, out *sim.Outputs) {
 		}
 		l.revoking[id] = true
 		ls := m.st.leases[id]
-		out.Observe(sim.Note(sim.NoProc, "%s: lease %d of %s has had no keepalive for %s: the leader revokes it",
+		out.Observe(sim.Note(sim.NoProc, "%s: lease %d of %s was not renewed within its TTL of %s: the leader revokes it",
 			m.env.Name, id, m.env.Names[ls.client], sim.FormatDuration(ls.ttl)))
 		m.raft.propose(now, &cmd{Kind: cmdRevoke, Lease: id, Expired: true, Client: sim.NoProc, Origin: sim.NoProc}, out)
 	}
