@@ -110,12 +110,6 @@ func (r *raft) quorum() int           { return len(r.members())/2 + 1 }
 func (r *raft) lastIndex() int64      { return int64(len(r.log) - 1) }
 func (r *raft) lastTerm() int64       { return r.log[len(r.log)-1].Term }
 func (r *raft) pos(p sim.ProcID) int  { return slices.Index(r.members(), p) }
-func (r *raft) name(p sim.ProcID) string {
-	if p == sim.NoProc {
-		return "nobody"
-	}
-	return r.m.env.Names[p]
-}
 
 // recover rebuilds term, vote and log from disk and re-applies what it knew was
 // committed, answering nobody. A fresh cluster starts with its first member as

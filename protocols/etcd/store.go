@@ -136,7 +136,9 @@ func (s *store) apply(idx int64, c *cmd) result {
 			l.keys = append(l.keys, c.Key)
 		}
 		mine := s.keys[c.Key].create
-		s.holders[c.Prefix] = s.holders[c.Prefix] // the prefix is a lock from now on
+		if _, ok := s.holders[c.Prefix]; !ok {
+			s.holders[c.Prefix] = holder{owner: sim.NoProc} // the prefix is a lock from now on
+		}
 		owner, ownerRev := s.first(c.Prefix)
 		return result{sim.Message{Op: RepTxn, Key: c.Key, Value: fmt.Sprintf("create_revision=%d; oldest under %s: %s (create_revision=%d)",
 			mine, c.Prefix, owner, ownerRev), N: mine, M: ownerRev}, true}
