@@ -94,6 +94,11 @@ type Observation struct {
 	Name     string // metric or counter name
 	Value    int64
 	Text     string // a note's sentence, or extra detail
+	// Seq orders a replicated service's grant reports: the position of the state
+	// change in its log (a Raft index, a zxid). A new leader applies entries its
+	// predecessor already applied and reported; the checker ignores a report at or
+	// before one it has already read for the same service and lock. 0 = unordered.
+	Seq int64
 }
 
 // NoProc marks an absent process reference.

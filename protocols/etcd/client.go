@@ -48,7 +48,13 @@ const (
 	timerDeadline
 	timerRequest
 	timerHold
+	timerRetry
 )
+
+// retryWait is clientv3's pause between retries of a request a member refused
+// (25 ms, with 10% jitter): without it a client cut off from the leader would
+// spin through the members a thousand times a second.
+const retryWait = 25 * time.Millisecond
 
 // Client takes a lock as etcd's concurrency.Mutex does, inside a session whose
 // lease it keeps alive every TTL/3.
@@ -64,7 +70,8 @@ type Client struct {
 	kaOut   bool   // a keepalive went out and has not been answered
 	key     string // my key: the lock prefix and my lease in hex
 	rev     int64  // its create revision
-	watched string
+	watched string // the predecessor's key while waiting
+	from    int64  // the revision its watch starts from
 	belief  sim.Belief
 }
 
@@ -88,6 +95,7 @@ func (c *Client) request(m sim.Message, out *sim.Outputs) {
 	c.pending = m
 	out.Send(c.srv(), m)
 	out.SetTimer(timerRequest, c.cfg.Timeout)
+	out.CancelTimer(timerRetry)
 }
 
 // Step handles one input.
@@ -102,6 +110,10 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerRequest:
 			if c.pending.Op != "" {
 				c.failover("no answer from "+c.env.Names[c.srv()], out)
+			}
+		case timerRetry:
+			if c.pending.Op != "" {
+				c.request(c.pending, out)
 			}
 		case timerHold:
 			if c.state == lockHolding {
@@ -132,6 +144,16 @@ func (c *Client) keepAlive(out *sim.Outputs) {
 	}
 	c.kaOut = true
 	out.Send(c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease})
+	if c.state == lockWatching {
+		// clientv3 re-creates a watch whose stream broke (a member restart, a lost
+		// event). The model has no streams: a waiter renews its watch with each
+		// keepalive, and a member that still has it ignores the renewal.
+		c.sendWatch(out)
+	}
+}
+
+func (c *Client) sendWatch(out *sim.Outputs) {
+	out.Send(c.srv(), sim.Message{Op: OpWatch, Key: c.watched, Value: fmt.Sprintf("from revision %d", c.from), N: c.from})
 }
 
 // failover moves to the next member and sends it what was unanswered; a watch
@@ -221,12 +243,15 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 	c.pending = sim.Message{}
 	out.CancelTimer(timerRequest)
 	if m.Op == RepError {
+		var at sim.ProcID
 		switch m.Value {
 		case ErrLeaseNotFound:
 			c.leaseLost("its lease is gone", out)
-		default: // no leader here: try the next member
-			c.pending = sent
-			c.failover(m.Value+" at "+c.env.Names[c.srv()], out)
+		default: // no leader here: try the next member after a pause
+			c.pending, at = sent, c.srv()
+			c.member++
+			out.Observe(sim.Note(c.env.ID, "%s: %s at %s; it tries %s", c.env.Name, m.Value, c.env.Names[at], c.env.Names[c.srv()]))
+			out.SetTimer(timerRetry, retryWait+time.Duration(c.env.Rand.Int64N(int64(retryWait/10))))
 		}
 		return
 	}
@@ -251,8 +276,8 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 			c.request(sim.Message{Op: OpRange, Key: c.key}, out)
 			return
 		}
-		c.state, c.watched = lockWatching, m.Key
-		out.Send(c.srv(), sim.Message{Op: OpWatch, Key: m.Key, Value: fmt.Sprintf("from revision %d", m.N), N: m.N})
+		c.state, c.watched, c.from = lockWatching, m.Key, m.N
+		c.sendWatch(out)
 	case lockConfirming:
 		if m.M != c.rev {
 			c.leaseLost("its key is gone while it waited (the session expired)", out)
@@ -296,6 +321,7 @@ func (c *Client) leaseLost(why string, out *sim.Outputs) {
 	c.state, c.lease, c.key, c.watched, c.kaOut = lockIdle, 0, "", "", false
 	c.pending = sim.Message{}
 	out.CancelTimer(timerRequest)
+	out.CancelTimer(timerRetry)
 	out.CancelTimer(timerKeepAlive)
 	out.CancelTimer(timerDeadline)
 }
@@ -311,6 +337,8 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "request timeout"
 	case timerHold:
 		return "work done"
+	case timerRetry:
+		return "retry"
 	}
 	return ""
 }

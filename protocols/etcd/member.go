@@ -206,7 +206,10 @@ func (m *Member) watch(client sim.ProcID, key string, from int64, out *sim.Outpu
 		out.Send(client, deleteEvent(key, rev))
 		return
 	}
-	m.watches[key] = append(m.watches[key], watcher{client, from})
+	w := watcher{client, from}
+	if !slices.Contains(m.watches[key], w) { // a renewal of a watch it has
+		m.watches[key] = append(m.watches[key], w)
+	}
 }
 
 func deleteEvent(key string, rev int64) sim.Message {
@@ -258,11 +261,11 @@ func (m *Member) reportHolders(e entry, changes []holderChange, out *sim.Outputs
 				reason = sim.ReasonExpired // the leader expired its lease
 			}
 			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: b.owner, By: by,
-				Lock: lock(ch.prefix), Grant: b.key, Reason: reason})
+				Lock: lock(ch.prefix), Grant: b.key, Reason: reason, Seq: e.Index})
 		}
 		if a := ch.after; a.key != "" {
 			out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: a.owner, By: sim.NoProc,
-				Lock: lock(ch.prefix), Grant: a.key, Token: a.create, HasToken: true})
+				Lock: lock(ch.prefix), Grant: a.key, Token: a.create, HasToken: true, Seq: e.Index})
 		}
 	}
 }

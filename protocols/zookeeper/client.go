@@ -228,6 +228,11 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		return
 	case RepPong:
 		return
+	case RepError:
+		if m.ID == 0 && m.Value == ErrConnLoss && c.conn == connected { // the answer to a ping
+			c.connectionLost(now, c.env.Names[c.srv()]+" no longer knows the connection", out)
+			return
+		}
 	}
 	if m.ID != c.reqID {
 		return // a late answer

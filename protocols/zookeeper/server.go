@@ -86,10 +86,12 @@ type Server struct {
 	lastHear time.Duration    // follower: when it last heard from the leader (mono)
 	heard    map[int64]time.Duration
 	clients  map[int64]sim.ProcID // sessions connected to this server
-	dataW    map[string][]int64   // one-shot watches, by path: sessions
-	childW   map[string][]int64
-	votes    map[sim.ProcID]int64         // election: each voter's last zxid
-	followed map[sim.ProcID]time.Duration // leader: when each follower last answered
+	// recovering: the disk is being replayed after a restart (no replies, no connections)
+	recovering bool
+	dataW      map[string][]int64 // one-shot watches, by path: sessions
+	childW     map[string][]int64
+	votes      map[sim.ProcID]int64         // election: each voter's last zxid
+	followed   map[sim.ProcID]time.Duration // leader: when each follower last answered
 	// Zab's epochs: a follower acknowledges one leader per epoch; a new leader is
 	// established once a quorum has acknowledged its epoch, and commits and reports
 	// nothing before.
@@ -146,6 +148,10 @@ func (s *Server) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 // recover rebuilds the log from disk and joins the ensemble: the first server
 // leads a fresh ensemble; a restarted one looks for the leader.
 func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) {
+	// Replaying the disk rebuilds the tree; the clients were answered (and the
+	// connections made) by the server's previous life, which is gone.
+	s.recovering = true
+	defer func() { s.recovering = false }()
 	for _, r := range disk {
 		switch x := r.Body.(type) {
 		case *txn:
@@ -217,6 +223,13 @@ func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 	if m.Op != OpConnect || sess != 0 {
 		if _, ok := s.t.sessions[sess]; !ok {
 			reply(sim.Message{Op: RepError, Value: ErrSessionExpired})
+			return
+		}
+		if m.Op != OpConnect && s.clients[sess] != from {
+			// This server has no connection for that session: it restarted since
+			// the client connected (a real client sees its TCP connection reset).
+			// The client reconnects and re-arms its watches.
+			reply(sim.Message{Op: RepError, Value: ErrConnLoss})
 			return
 		}
 		s.clients[sess] = from
@@ -359,7 +372,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 	case txCreateSession:
 		t.sessions[x.Session] = &session{client: x.Client, timeout: x.Timeout}
 		s.heard[x.Session] = now.Mono
-		if x.Origin == s.env.ID {
+		if x.Origin == s.env.ID && !s.recovering {
 			s.clients[x.Session] = x.Client
 		}
 		reply = &sim.Message{Op: RepConnected, N: x.Session, HasN: true}
@@ -402,7 +415,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		}
 	}
 	s.updateHolders(x, out)
-	if reply != nil && x.Origin == s.env.ID && x.Client != sim.NoProc {
+	if reply != nil && x.Origin == s.env.ID && x.Client != sim.NoProc && !s.recovering {
 		reply.ID = x.Req
 		out.Send(x.Client, *reply)
 	}
@@ -467,7 +480,7 @@ func (s *Server) updateHolders(x *txn, out *sim.Outputs) {
 				reason = sim.ReasonExpired // the leader expired its session
 			}
 			s.report(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: before.owner, By: by,
-				Lock: lock, Grant: before.name, Reason: reason}, out)
+				Lock: lock, Grant: before.name, Reason: reason, Seq: x.Zxid}, out)
 		}
 		h := holder{name: now}
 		if now != "" {
@@ -475,7 +488,7 @@ func (s *Server) updateHolders(x *txn, out *sim.Outputs) {
 			h.owner = s.t.sessions[n.ephemeral].clientOr()
 			if report {
 				s.report(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: h.owner,
-					By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true}, out)
+					By: sim.NoProc, Lock: lock, Grant: now, Token: n.czxid, HasToken: true, Seq: x.Zxid}, out)
 			}
 		}
 		s.t.lowest[l] = h

@@ -150,6 +150,20 @@ func TestGrantExclusive(t *testing.T) {
 		tr := history(false, s(20), grant(0, c1, 0), grant(1, c1, 10), grant(12, c2, 1))
 		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "holds")
 	})
+	// A replicated service's grant reports carry their log position (Seq): a new
+	// leader that re-applies entries its predecessor already reported repeats them.
+	seq := func(st step, n int64) step { st.obs.Seq = n; return st }
+	t.Run("a new leader's replay of an earlier log entry is not a grant", func(t *testing.T) {
+		tr := history(false, s(20), seq(grant(0, c1, 0), 1), seq(withdraw(1, c1, c1, sim.ReasonReleased), 2),
+			seq(grant(1, c2, 0), 3), seq(grant(5, c1, 0), 1), seq(grant(6, c3, 0), 4))
+		// Only c3's grant, while c2 still holds, is a violation: c1's replay is not.
+		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "violated", s(6))
+	})
+	t.Run("the same report without a log position is a second grant", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 0), withdraw(1, c1, c1, sim.ReasonReleased),
+			grant(1, c2, 0), grant(5, c1, 0))
+		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "violated", s(5))
+	})
 }
 
 func TestResourceSafe(t *testing.T) {

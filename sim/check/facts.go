@@ -16,6 +16,7 @@ type facts struct {
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
 	byKey     map[ledgerKey][]*grantRec
+	replayed  []bool // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
 }
 
 // ledgerKey finds a grant's records: the service, the lock and the granted value.
@@ -76,8 +77,37 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 			f.resource = true
 		}
 	}
+	f.replayed = replays(t.Obs)
 	f.buildLedger()
 	return f
+}
+
+// replays marks the grant reports that repeat a state change already reported:
+// a report whose Seq is below the last one read for its service and lock, or equal
+// to it but from another step (one log entry may end one grant and start the next,
+// both in the step that applied it).
+func replays(obs []sim.Observation) []bool {
+	type key struct{ service, lock string }
+	type pos struct {
+		seq   int64
+		event int
+	}
+	last := map[key]pos{}
+	out := make([]bool, len(obs))
+	for i := range obs {
+		o := &obs[i]
+		if (o.Kind != sim.ObsGrant && o.Kind != sim.ObsGrantEnd) || o.Seq == 0 {
+			continue
+		}
+		k := key{o.Service, o.Lock}
+		p, seen := last[k]
+		if seen && (o.Seq < p.seq || o.Seq == p.seq && o.Event != p.event) {
+			out[i] = true
+			continue
+		}
+		last[k] = pos{o.Seq, o.Event}
+	}
+	return out
 }
 
 // walk visits observations and process events in trace order. A process event is
@@ -87,6 +117,9 @@ func (f *facts) walk(obs func(o *sim.Observation), proc func(p procEvent)) {
 	pi := 0
 	for i := range f.t.Obs {
 		o := &f.t.Obs[i]
+		if f.replayed[i] {
+			continue
+		}
 		for pi < len(f.procs) && f.procs[pi].idx < o.Event {
 			proc(f.procs[pi])
 			pi++
