@@ -177,7 +177,7 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 	c := &cmd{Client: from, Origin: m.env.ID, Req: msg.ID}
 	switch msg.Op {
 	case OpGrant:
-		c.Kind, c.TTL = cmdGrant, time.Duration(msg.N)*time.Millisecond
+		c.Kind, c.TTL = cmdGrant, max(time.Duration(msg.N)*time.Millisecond, m.minTTL())
 	case OpRevoke:
 		c.Kind, c.Lease = cmdRevoke, msg.N
 	case OpTxn:
@@ -197,6 +197,13 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 		return
 	}
 	out.Send(r.leader, sim.Message{Op: opProp, Body: c})
+}
+
+// minTTL is the shortest lease etcd grants: 1.5 election timeouts, rounded up
+// to whole seconds (etcd's minLeaseTTL). A shorter lease could expire during a
+// leader election, before any leader could renew it; etcd raises it silently.
+func (m *Member) minTTL() time.Duration {
+	return (m.cfg.ElectionTimeout*3/2 + time.Second - 1).Truncate(time.Second)
 }
 
 // watch registers a watch for the deletion of key from revision from on; a

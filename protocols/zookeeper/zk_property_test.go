@@ -23,7 +23,7 @@ import (
 // under -short, and more with -rapid.checks=N.
 
 func run(s simtest.Schedule, fencing bool) check.Report {
-	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 12 * time.Second, MaxQueue: 10_000}})
+	w := sim.NewWorld(sim.Config{Seed: s.Seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 12 * time.Second, MaxQueue: 10_000}})
 	var servers []sim.ProcID
 	for i := range 3 {
 		servers = append(servers, sim.ProcID(i))

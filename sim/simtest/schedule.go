@@ -23,6 +23,7 @@ type Fault struct {
 // their start, read and write the resource during their hold, and release; and
 // the faults.
 type Schedule struct {
+	Seed    uint64 // the world's seed: message delays, election timeouts
 	Clients int
 	Starts  []time.Duration
 	Holds   []time.Duration
@@ -30,7 +31,7 @@ type Schedule struct {
 }
 
 func (s Schedule) String() string {
-	out := fmt.Sprintf("%d clients starting at %v holding %v", s.Clients, s.Starts, s.Holds)
+	out := fmt.Sprintf("seed %d: %d clients starting at %v holding %v", s.Seed, s.Clients, s.Starts, s.Holds)
 	for _, f := range s.Faults {
 		out += fmt.Sprintf("; %s %d at %s for %s", f.Kind, f.Proc, f.At, f.Dur)
 	}
@@ -39,7 +40,7 @@ func (s Schedule) String() string {
 
 // Draw draws 2 or 3 clients and 1 to 4 faults of the given kinds on processes 0-2.
 func Draw(t *rapid.T, kinds []string) Schedule {
-	s := Schedule{Clients: rapid.IntRange(2, 3).Draw(t, "clients")}
+	s := Schedule{Seed: rapid.Uint64().Draw(t, "seed"), Clients: rapid.IntRange(2, 3).Draw(t, "clients")}
 	for range s.Clients {
 		s.Starts = append(s.Starts, ms(rapid.IntRange(100, 2000).Draw(t, "start_ms")))
 		s.Holds = append(s.Holds, ms(rapid.IntRange(500, 5000).Draw(t, "hold_ms")))
@@ -60,7 +61,7 @@ func Draw(t *rapid.T, kinds []string) Schedule {
 // stops during its hold (after its read, before its writes) for longer than a
 // 2 s session or lease; c2 queues behind it and works with the lock meanwhile.
 func DrawPause(t *rapid.T) Schedule {
-	return Schedule{Clients: 2,
+	return Schedule{Seed: rapid.Uint64().Draw(t, "seed"), Clients: 2,
 		Starts: []time.Duration{100 * time.Millisecond, ms(rapid.IntRange(200, 600).Draw(t, "c2_start_ms"))},
 		Holds:  []time.Duration{3 * time.Second, ms(rapid.IntRange(5500, 7000).Draw(t, "c2_hold_ms"))},
 		Faults: []Fault{{Kind: "pause", Proc: 0,
