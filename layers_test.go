@@ -35,6 +35,7 @@ var allowed = map[string][]string{
 // "only where one system is built on another").
 var crossProtocol = map[string][]string{
 	"protocols/redlock": {"protocols/redis"},
+	"protocols/zset":    {"protocols/redis"},
 }
 
 // thirdParty says where outside modules may be used.

@@ -32,6 +32,9 @@ var kinds = []kind{
 	{decl: "client", name: "zk-lock", role: "client", protocol: "zookeeper", build: buildZKClient},
 	{decl: "node", name: "etcd", role: "etcd", protocol: "etcd", build: buildEtcdMember},
 	{decl: "client", name: "etcd-lock", role: "client", protocol: "etcd", build: buildEtcdClient},
+	{decl: "node", name: "db", role: "db", protocol: "db", build: buildDBNode},
+	{decl: "client", name: "db-lock", role: "client", protocol: "db", build: buildDBClient},
+	{decl: "client", name: "zset-lock", role: "client", protocol: "zset", build: buildZsetClient},
 	{decl: "resource", name: "resource", role: "resource", build: buildResource},
 }
 
@@ -105,6 +108,7 @@ func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		FencingINCR:   a.oneOf("fencing", "off", "off", "incr") == "incr",
 		WaitReplicas:  int(a.int("wait", 0, 0, 100)),
 		WaitTimeout:   a.dur("wait-timeout", 100*time.Millisecond),
+		Hold:          a.dur("hold", 0),
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")

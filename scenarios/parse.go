@@ -740,6 +740,14 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if err := p.positional(ln, pos, 0, who.text+" extend"); err != nil {
 			return err
 		}
+	case "update":
+		if p.s.procs[id].kind.name != "db-lock" {
+			return p.err(ln.num, verb.col, who.text+" is not a db-lock client", "only db-lock clients with mode=cas update a row")
+		}
+		if err := p.positional(ln, pos, 1, who.text+" update ROW"); err != nil {
+			return err
+		}
+		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	case "release":
 		if len(pos) > 1 {
 			return p.err(ln.num, pos[1].col, "unexpected "+strconv.Quote(pos[1].text), "write "+who.text+" release [LOCK]")
@@ -762,7 +770,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	default:
 		return p.err(ln.num, verb.col, "unknown client command "+strconv.Quote(verb.text),
-			"clients take: acquire, release, read, write (and redlock clients: extend)")
+			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update)")
 	}
 	return a.err()
 }

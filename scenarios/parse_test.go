@@ -19,14 +19,16 @@ client c1 etcd-lock members=e1
 #
 `
 
+const dbBase = `# A database test scenario.
+node db db
+node r1 redis
+client c1 redis-lock server=r1
+`
+
 // Strict parsing: every mistake is an error with file:line:column, what was
 // expected, and a hint (docs/scenario-language.md, "Errors").
 func TestParseErrorsNamePositionAndHint(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		want string // file:line:col: message
-		hint string
-	}{
+	for _, tc := range []parseCase{
 		{base + "at 1s c1 aquire L\n", "t.scn:5:10: unknown client command \"aquire\"", "acquire"},
 		{base + "nodee r2 redis\n", "t.scn:5:1: unknown command \"nodee\"", "did you mean node?"},
 		{base + "at 1s c1 acquire L tll=5s\n", "t.scn:5:20: unknown argument tll for acquire", "did you mean ttl=?"},
@@ -62,28 +64,19 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{etcdBase + "node e4 etcd cluster=e1,e4 heartbeat=2s\n", "t.scn:5:28: heartbeat 2.000s and election timeout 1.000s: the election timeout must be longer than a heartbeat of more than 0", "10 heartbeats"},
 		{etcdBase + "client c2 etcd-lock members=e1 ttl=1500ms\n", "t.scn:5:32: ttl=1500ms is not a whole number of seconds", "whole seconds"},
 		{etcdBase + "client c2 etcd-lock members=e1 timeout=0\n", "t.scn:5:32: timeout must be more than 0", ""},
+		{dbBase + "client c2 db-lock server=db mode=insert ttl=5s\n", "t.scn:5:41: ttl= is for mode=lease clients, and this one is mode=insert", "mode=lease"},
+		{dbBase + "client c2 db-lock server=db mode=lease compare=none\n", "t.scn:5:40: compare= is for mode=cas clients, and this one is mode=lease", "mode=cas"},
+		{dbBase + "client c2 db-lock server=db mode=cas fencing=sequence\n", "t.scn:5:38: fencing=sequence needs a lock, and mode=cas takes none", "own fence"},
+		{dbBase + "client c2 db-lock server=db mode=rows\n", "t.scn:5:29: mode=rows is not a choice", "insert, lease, for-update, cas"},
+		{dbBase + "client c2 db-lock server=db retry=linear\n", "t.scn:5:29: retry=linear is not a choice", "fixed, random, exponential"},
+		{dbBase + "client c2 db-lock server=db retry-delay=0\n", "t.scn:5:29: retry-delay must be more than 0", "floods"},
+		{dbBase + "node db2 db rows=L,2x\n", "t.scn:5:13: rows=L,2x is not a list of row names", "rows=L,M"},
+		{dbBase + "at 1s c1 update L\n", "t.scn:5:10: c1 is not a db-lock client", "mode=cas"},
 		{etcdBase + "client c2 etcd-lock members=c1\n", "t.scn:5:21: members=c1: c1 is not an etcd process", "node NAME etcd"},
 		{etcdBase + "at 1s c1 acquire L ttl=2s\n", "t.scn:5:20: acquire takes ttl= only for redis-lock and redlock clients, and c1 is an etcd-lock client", "declared (ttl=5s)"},
 		{"# k\nclient c1 redis-lock server=r1\nnode r1 persistence=always redis\nat 0 c1 acquire L\n", "", ""},
 	} {
-		_, err := Parse("t.scn", tc.src)
-		if tc.want == "" { // a valid script that an earlier parser rejected
-			if err != nil {
-				t.Errorf("%q: %v", tc.src, err)
-			}
-			continue
-		}
-		var pe *Error
-		if !errors.As(err, &pe) {
-			t.Errorf("%q: got %v, want a positioned error", lastLine(tc.src), err)
-			continue
-		}
-		if !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%q:\n got: %v\nwant: %s", lastLine(tc.src), err, tc.want)
-		}
-		if !strings.Contains(pe.Hint, tc.hint) {
-			t.Errorf("%q: hint %q does not mention %q", lastLine(tc.src), pe.Hint, tc.hint)
-		}
+		tc.check(t)
 	}
 }
 
@@ -186,4 +179,34 @@ func FuzzParse(f *testing.F) {
 		s.Limits.MaxTime = min(s.Limits.MaxTime, 10*time.Minute)
 		Run(s, RunOptions{})
 	})
+}
+
+// parseCase is a script and the error it must give: file:line:col: message, and
+// a word of the hint ("" want for a valid script that an earlier parser rejected).
+type parseCase struct {
+	src  string
+	want string
+	hint string
+}
+
+func (tc parseCase) check(t *testing.T) {
+	t.Helper()
+	_, err := Parse("t.scn", tc.src)
+	if tc.want == "" {
+		if err != nil {
+			t.Errorf("%q: %v", lastLine(tc.src), err)
+		}
+		return
+	}
+	var pe *Error
+	if !errors.As(err, &pe) {
+		t.Errorf("%q: got %v, want a positioned error", lastLine(tc.src), err)
+		return
+	}
+	if !strings.HasPrefix(err.Error(), tc.want) {
+		t.Errorf("%q:\n got: %v\nwant: %s", lastLine(tc.src), err, tc.want)
+	}
+	if !strings.Contains(pe.Hint, tc.hint) {
+		t.Errorf("%q: hint %q does not mention %q", lastLine(tc.src), pe.Hint, tc.hint)
+	}
 }

@@ -67,3 +67,13 @@ func (b *Belief) Operate(out *Outputs, env Env, m Message) {
 func Note(p ProcID, format string, args ...any) Observation {
 	return Observation{Kind: ObsNote, Client: p, By: NoProc, Text: fmt.Sprintf(format, args...)}
 }
+
+// AcquisitionValue is the unique value of a client's n-th acquisition: "c1#2" is
+// c1's second; after c1's first restart its values read "c1@2#1", so they never
+// repeat across its own crashes (a counter alone would start again at 1).
+func AcquisitionValue(env Env, n int) string {
+	if env.Incarnation == 0 {
+		return fmt.Sprintf("%s#%d", env.Name, n)
+	}
+	return fmt.Sprintf("%s@%d#%d", env.Name, env.Incarnation+1, n)
+}

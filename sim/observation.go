@@ -47,6 +47,11 @@ const (
 	ObsCounter
 	// ObsNote is a sentence for the log and the timeline, judged by nothing.
 	ObsNote
+	// ObsJobStart: Client starts a run of the periodic job Lock, having claimed
+	// its time bucket: Value is the bucket's number by the client's own clock
+	// (floor(wall / Window)) and Window the bucket's length, the period. The
+	// checker (once-per-bucket) judges the start's bucket in true time instead.
+	ObsJobStart
 )
 
 // Reasons a grant ends or a belief ends.
@@ -64,6 +69,7 @@ var obsNames = [...]string{
 	ObsBeliefStart: "belief-start", ObsBeliefEnd: "belief-end", ObsGrant: "grant",
 	ObsGrantEnd: "grant-end", ObsStored: "stored", ObsRemoved: "removed",
 	ObsResource: "resource", ObsMetric: "metric", ObsCounter: "counter", ObsNote: "note",
+	ObsJobStart: "job-start",
 }
 
 func (k ObsKind) String() string {

@@ -250,6 +250,9 @@ func (t *Trace) ObsText(o *Observation) string {
 		return fmt.Sprintf("counter %s += %d", o.Name, o.Value)
 	case ObsNote:
 		return o.Text
+	case ObsJobStart:
+		return fmt.Sprintf("%s starts job %s for bucket %d (period %s, by its clock)", who, o.Lock, o.Value,
+			FormatDuration(o.Window))
 	}
 	return o.Kind.String()
 }

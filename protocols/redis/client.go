@@ -36,6 +36,9 @@ type ClientConfig struct {
 	// durable, and a failover may promote a replica that did not acknowledge.
 	WaitReplicas int
 	WaitTimeout  time.Duration
+	// Hold, when set, releases the lock this long after acquiring it (the
+	// work a contention workload does under the lock).
+	Hold time.Duration
 }
 
 // TokenKey is the counter a fencing client INCRs for a lock's tokens.
@@ -63,6 +66,7 @@ const (
 	timerRetry sim.TimerID = iota + 1
 	timerValidity
 	timerTimeout
+	timerHold
 )
 
 // Client is a process that takes a lock on one Redis node.
@@ -102,6 +106,10 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			// again; it keeps its value, so a later release still names it.
 			c.endBelief(sim.ReasonValidity, out)
 			c.state = stateIdle
+		case timerHold:
+			if c.state == stateHolding {
+				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
+			}
 		case timerTimeout:
 			if c.state == stateAcquiring {
 				c.pending = ""
@@ -142,6 +150,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			out.Observe(c.note("%s holds nothing called %s; release ignored", c.env.Name, m.Key))
 			return
 		}
+		out.CancelTimer(timerHold)
 		c.release(out)
 	case CmdRead, CmdWrite:
 		// The client acts under the grant it last held, believing or not: the
@@ -150,15 +159,9 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	}
 }
 
-// LockValue is the unique value of one acquisition, as the Redis docs require:
-// "c1#2" is c1's second; after c1's first restart its values read "c1@2#1", so they
-// never repeat across its own crashes (a counter alone would start again at 1).
-func LockValue(env sim.Env, n int) string {
-	if env.Incarnation == 0 {
-		return fmt.Sprintf("%s#%d", env.Name, n)
-	}
-	return fmt.Sprintf("%s@%d#%d", env.Name, env.Incarnation+1, n)
-}
+// LockValue is the unique value of one acquisition, as the Redis docs require
+// (see sim.AcquisitionValue).
+func LockValue(env sim.Env, n int) string { return sim.AcquisitionValue(env, n) }
 
 // try sends one acquisition attempt.
 func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
@@ -247,6 +250,9 @@ func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
 		out.SetTimer(timerValidity, window)
 	}
 	c.belief.Start(out, c.env.ID, c.lock, c.value, window, c.token, c.hasToken)
+	if c.cfg.Hold > 0 {
+		out.SetTimer(timerHold, c.cfg.Hold)
+	}
 }
 
 func (c *Client) failAttempt(why string, out *sim.Outputs) {
@@ -308,6 +314,8 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "validity ends"
 	case timerTimeout:
 		return "request timeout"
+	case timerHold:
+		return "work done"
 	}
 	return ""
 }

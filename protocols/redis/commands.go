@@ -14,6 +14,11 @@ const (
 	OpCAD = "EVAL compare-and-delete"
 	// OpCAX extends the key's TTL only if it still holds the caller's value.
 	OpCAX = "EVAL compare-and-extend"
+	// Sorted sets (zset.go). Their arguments after the key travel in Opts, as
+	// Redis writes them: ZADD locks XX CH 1 L is {Op: OpZAdd, Key: "locks",
+	// Opts: "XX CH 1 L"}.
+	OpZAdd   = "ZADD"
+	OpZScore = "ZSCORE"
 
 	ReplyOK   = "+OK"
 	ReplyNil  = "(nil)"
@@ -27,4 +32,7 @@ const (
 const (
 	recSet = "SET"
 	recDel = "DEL"
+	// recZAdd is one sorted-set member's state: Key, member in Value, score in
+	// Opts, owner in M, and N = 1 when the member is a granted mutex (zset.go).
+	recZAdd = "ZADD"
 )

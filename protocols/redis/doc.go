@@ -13,6 +13,10 @@
 // against a plain DEL, optionally with a validity timer. It reports its belief; the
 // node reports its grants; the checker compares them.
 //
+// The node also keeps sorted sets (ZADD with NX, XX, GT, LT and CH, ZSCORE; see
+// zset.go), on which package zset builds lostinsoba's sorted-set locks; it reports
+// the sorted-set mutex's flips from 0 to 1 as grants.
+//
 // Invariants: pure state machines (see package sim); keys are visited in sorted order.
 // May import: sim.
 package redis

@@ -75,7 +75,8 @@ type Node struct {
 	env         sim.Env
 	cfg         NodeConfig
 	keys        map[string]entry
-	master      sim.ProcID // the master followed, or NoProc for a master
+	zsets       map[string]map[string]zmember // sorted sets (zset.go), apart from keys
+	master      sim.ProcID                    // the master followed, or NoProc for a master
 	replicas    []replica
 	backlog     []sim.Message
 	replArmed   bool
@@ -100,7 +101,7 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 				cfg.Service = env.Names[master] // one service: the master and its replicas
 			}
 		}
-		return &Node{env: env, cfg: cfg, keys: map[string]entry{}, master: master}
+		return &Node{env: env, cfg: cfg, keys: map[string]entry{}, zsets: map[string]map[string]zmember{}, master: master}
 	}
 }
 
@@ -167,7 +168,14 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 	k := m.Key
 	n.expireIfDue(now, k, out)
 	e, exists := n.keys[k]
+	if _, isZSet := n.zsets[k]; isZSet && m.Op != OpDel && !zsetOp(m.Op) {
+		return errReply(ErrWrongType)
+	}
 	switch m.Op {
+	case OpZAdd:
+		return n.zadd(from, k, m.Opts, out)
+	case OpZScore:
+		return n.zscore(k, m.Opts)
 	case OpSet:
 		nx := hasOpt(m.Opts, "NX")
 		if nx && exists {
@@ -215,6 +223,10 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 		}
 		return sim.Message{Op: ReplyBulk, Value: e.value}
 	case OpDel:
+		if _, isZSet := n.zsets[k]; isZSet {
+			n.zdel(from, k, out)
+			return intReply(1)
+		}
 		if !exists {
 			return intReply(0)
 		}
@@ -360,7 +372,7 @@ func (n *Node) persist(k string, e entry, out *sim.Outputs) {
 // writes reports whether a command changes the dataset.
 func writes(op string) bool {
 	switch op {
-	case OpGet:
+	case OpGet, OpZScore:
 		return false
 	}
 	return true
@@ -398,6 +410,9 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 			n.keys[r.Key] = entry{value: r.Value, expires: r.HasN, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
 		case recDel:
 			delete(n.keys, r.Key)
+			delete(n.zsets, r.Key)
+		case recZAdd:
+			n.applyZRecord(r)
 		}
 	}
 	if len(disk) == 0 {
@@ -412,8 +427,9 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: k, Grant: e.value,
 			Reason: "recovered"})
 	}
+	n.zrecovered(out)
 	out.Observe(sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc,
-		Text: fmt.Sprintf("%s recovered %d keys from %d disk records", n.env.Name, len(n.keys), len(disk))})
+		Text: fmt.Sprintf("%s recovered %d keys from %d disk records", n.env.Name, len(n.keys)+len(n.zsets), len(disk))})
 	n.armExpiry(out)
 }
 
@@ -421,7 +437,7 @@ func (n *Node) sortedKeys() []string { return slices.Sorted(maps.Keys(n.keys)) }
 
 // Describe lists the keys with their values and expiry times.
 func (n *Node) Describe() string {
-	if len(n.keys) == 0 {
+	if len(n.keys) == 0 && len(n.zsets) == 0 {
 		return "keys: (none)"
 	}
 	var b strings.Builder
@@ -433,6 +449,7 @@ func (n *Node) Describe() string {
 			fmt.Fprintf(&b, " (expires at wall %s)", sim.FormatDuration(e.expireAt))
 		}
 	}
+	n.describeZSets(&b)
 	return b.String()
 }
 

@@ -119,6 +119,10 @@ func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
 		m.Op, m.ID = OpReplicate+" "+m.Op, uint64(n.offset)
 		out.Send(id, m)
 	}
+	for _, m := range n.zrecords() {
+		m.Op, m.ID = OpReplicate+" "+m.Op, uint64(n.offset)
+		out.Send(id, m)
+	}
 	out.Observe(n.note("%s replicates to %s (full sync)", n.env.Name, n.env.Names[id]))
 }
 
@@ -131,7 +135,19 @@ func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out 
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})
 		n.persist(r.Key, e, out)
 		n.armExpiry(out)
+	case recZAdd:
+		member, m := n.applyZRecord(r)
+		n.zset(r.Key, member, m, out) // to this node's own disk and replicas
 	case recDel:
+		if _, ok := n.zsets[r.Key]; ok {
+			// A replica reports no grants, so it reports no grant's end either.
+			delete(n.zsets, r.Key)
+			if n.cfg.Persistence != PersistNone {
+				out.Write(sim.Message{Op: recDel, Key: r.Key})
+				n.syncPolicy(out)
+			}
+			return
+		}
 		if e, ok := n.keys[r.Key]; ok {
 			delete(n.keys, r.Key)
 			out.Observe(sim.Observation{Kind: sim.ObsRemoved, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})

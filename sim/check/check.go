@@ -135,6 +135,7 @@ var invariants = []invariant{
 	{"quorum-backed", Safety, false, quorumBacked},
 	{"resource-safe", Safety, true, resourceSafe},
 	{"fencing-monotonic", Safety, true, fencingMonotonic},
+	{"once-per-bucket", Safety, false, oncePerBucket},
 	{"deadlock-free", Liveness, false, deadlockFree},
 	{"progress", Liveness, false, progress},
 }

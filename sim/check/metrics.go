@@ -2,6 +2,7 @@ package check
 
 import (
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/locksim/locksim/sim"
@@ -14,7 +15,14 @@ import (
 //     is trying), used by nobody (no client believes it holds it), and yet not
 //     acquirable (the service still holds a grant on it: a crashed holder's key, a
 //     stale lock); windows of different locks that overlap count once;
-//   - unavailable_max_ms: the longest such window.
+//   - unavailable_max_ms: the longest such window;
+//   - wait_p50_ms, wait_p99_ms: how long clients waited for the lock, from the
+//     start of an acquisition to the belief that it holds (blocked in a FOR
+//     UPDATE, queued behind a predecessor, or retrying), over the acquisitions
+//     that succeeded (nearest-rank percentiles);
+//   - failed_attempts: attempts that failed (a retry or a give-up);
+//   - throughput_per_s: acquisitions per second of true time, from the first
+//     attempt to the last release.
 //
 // A lock that is free while a client waits out its retry delay is not unavailable.
 func metrics(f *facts) []Metric {
@@ -34,6 +42,10 @@ func metrics(f *facts) []Metric {
 	}
 	outcomes := map[sim.ProcID][]outcome{}
 	locks := map[string]*lockState{}
+	started := map[sim.ProcID]sim.Time{} // when each client's current acquisition began
+	var waits []sim.Time
+	failed := 0
+	first, last := sim.Never, sim.Time(0)
 	get := func(l string) *lockState {
 		s := locks[l]
 		if s == nil {
@@ -65,20 +77,33 @@ func metrics(f *facts) []Metric {
 			vals[o.Name] += float64(o.Value)
 		case sim.ObsAttempt:
 			anyAttempt = true
+			first = min(first, o.At)
+			if _, ok := started[o.Client]; !ok {
+				started[o.Client] = o.At
+			}
 			s := get(o.Lock)
 			s.trying[o.Client] = true
 			update(s, o.At)
+		case sim.ObsAttemptFailed:
+			failed++
 		case sim.ObsGiveUp:
+			delete(started, o.Client)
 			s := get(o.Lock)
 			stopTrying(s, o.Client, o.At)
 			update(s, o.At)
 		case sim.ObsBeliefStart:
 			acquisitions++
+			last = max(last, o.At)
+			if t, ok := started[o.Client]; ok {
+				waits = append(waits, o.At-t)
+				delete(started, o.Client)
+			}
 			s := get(o.Lock)
 			stopTrying(s, o.Client, o.At)
 			s.believing[o.Client] = true
 			update(s, o.At)
 		case sim.ObsBeliefEnd:
+			last = max(last, o.At)
 			s := get(o.Lock)
 			delete(s.believing, o.Client)
 			update(s, o.At)
@@ -88,6 +113,7 @@ func metrics(f *facts) []Metric {
 			return
 		}
 		outcomes[p.proc] = append(outcomes[p.proc], outcome{p.idx, p.at})
+		delete(started, p.proc)
 		for _, l := range sortedKeys(locks) {
 			s := locks[l]
 			stopTrying(s, p.proc, p.at)
@@ -130,6 +156,15 @@ func metrics(f *facts) []Metric {
 		vals["acquisitions"] = float64(acquisitions)
 		vals["unavailable_ms"] = total.Ms()
 		vals["unavailable_max_ms"] = longest.Ms()
+		vals["failed_attempts"] = float64(failed)
+	}
+	if len(waits) > 0 {
+		slices.Sort(waits)
+		vals["wait_p50_ms"] = percentile(waits, 50).Ms()
+		vals["wait_p99_ms"] = percentile(waits, 99).Ms()
+		if last > first {
+			vals["throughput_per_s"] = significant(float64(acquisitions)/((last-first).Ms()/1000), 3)
+		}
 	}
 	out := make([]Metric, 0, len(vals))
 	for _, n := range sortedKeys(vals) {
@@ -179,3 +214,15 @@ func intersect(a, b []span) []span {
 // sortedKeys visits a map in a fixed order: never range over a map to decide
 // anything.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// percentile is the nearest-rank q-th percentile of sorted durations.
+func percentile(sorted []sim.Time, q int) sim.Time {
+	i := (q*len(sorted)+99)/100 - 1
+	return sorted[max(i, 0)]
+}
+
+// significant rounds x > 0 to n significant digits (0.000556, 9.69, 1230).
+func significant(x float64, n int) float64 {
+	p := math.Pow(10, float64(n-1)-math.Floor(math.Log10(x)))
+	return math.Round(x*p) / p
+}

@@ -1,0 +1,314 @@
+package dblock
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Mode is how a client locks.
+type Mode uint8
+
+const (
+	ModeInsert    Mode = iota // INSERT the lock row, DELETE it to unlock
+	ModeLease                 // take a lease row whose locked_until has passed
+	ModeForUpdate             // SELECT ... FOR UPDATE in a transaction, COMMIT to unlock
+	ModeCAS                   // no lock: optimistic UPDATE ... WHERE version = v
+)
+
+var modeNames = [...]string{ModeInsert: "insert", ModeLease: "lease", ModeForUpdate: "for-update", ModeCAS: "cas"}
+
+func (m Mode) String() string { return modeNames[m] }
+
+// ModeNames lists the modes, for the scenario language.
+func ModeNames() []string { return modeNames[:] }
+
+// ParseMode reads a mode's name.
+func ParseMode(s string) (Mode, bool) {
+	for i, n := range modeNames {
+		if n == s {
+			return Mode(i), true
+		}
+	}
+	return 0, false
+}
+
+// ClientConfig configures a database lock client.
+type ClientConfig struct {
+	Server sim.ProcID
+	Mode   Mode
+	// Lease: the lease's length, and whose clock says "now": the client's own
+	// (sent with the statement) or the database's now().
+	TTL         time.Duration
+	ClientClock bool
+	// CAS: compare the version (optimistic); false is a blind read-modify-write.
+	Compare bool
+	// Fencing takes a token from the database's sequence with each lock.
+	Fencing bool
+	// Hold, when set, releases the lock this long after acquiring it.
+	Hold  time.Duration
+	Retry Retry
+	// Timeout: an attempt unanswered this long fails (0: wait for the answer,
+	// which is what a blocked FOR UPDATE does).
+	Timeout time.Duration
+}
+
+// Commands a client takes besides acquire, release, read and write.
+const (
+	CmdAcquire = "acquire"
+	CmdRelease = "release"
+	CmdUpdate  = "update" // cas: add one to the row's value, optimistically
+)
+
+type state uint8
+
+const (
+	idle      state = iota
+	trying          // the lock statement is on its way
+	backoff         // waiting to try again
+	holding         // it believes it holds the lock
+	releasing       // the unlock statement is on its way
+	reading         // cas: the SELECT is on its way
+	updating        // cas: the UPDATE is on its way
+)
+
+var stateNames = [...]string{"idle", "trying", "backing off", "holding", "releasing", "reading", "updating"}
+
+const (
+	timerRetry sim.TimerID = iota + 1
+	timerValidity
+	timerHold
+	timerTimeout
+)
+
+// Client locks through the database in its mode.
+type Client struct {
+	env      sim.Env
+	cfg      ClientConfig
+	st       state
+	lock     string
+	grant    string // this acquisition's owner value
+	n        int    // acquisitions started (for grant values)
+	failed   int    // failed attempts of this acquisition
+	reqID    uint64
+	sentMono time.Duration // when the lease statement went out (its validity counts from then)
+	version  int64         // cas: the version read
+	belief   sim.Belief
+}
+
+// NewClient returns a constructor for a client with cfg.
+func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
+	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+}
+
+// Step handles one input.
+func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InCommand:
+		c.command(now, in.Msg, out)
+	case sim.InTimer:
+		switch in.Timer {
+		case timerRetry:
+			if c.st == backoff {
+				c.attempt(now, out)
+			}
+		case timerValidity:
+			c.belief.End(out, c.env.ID, sim.ReasonValidity)
+		case timerHold:
+			if c.st == holding {
+				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
+			}
+		case timerTimeout:
+			if c.st == trying || c.st == reading || c.st == updating {
+				c.fail(now, "no answer within "+sim.FormatDuration(c.cfg.Timeout), out)
+			}
+		}
+	case sim.InMessage:
+		if in.From == c.cfg.Server && in.Msg.ID == c.reqID {
+			c.reply(now, in.Msg, out)
+		}
+	}
+}
+
+func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case CmdAcquire, CmdUpdate:
+		if (m.Op == CmdUpdate) != (c.cfg.Mode == ModeCAS) {
+			out.Observe(sim.Note(c.env.ID, "%s locks by %s: %s ignored", c.env.Name, c.cfg.Mode, m.Op))
+			return
+		}
+		if c.st != idle {
+			out.Observe(sim.Note(c.env.ID, "%s is already %s %s; %s ignored", c.env.Name, stateNames[c.st], c.lock, m.Op))
+			return
+		}
+		c.n++
+		c.lock, c.failed = m.Key, 0
+		c.grant = sim.AcquisitionValue(c.env, c.n)
+		if c.cfg.Mode != ModeCAS {
+			out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		}
+		c.attempt(now, out)
+	case CmdRelease:
+		c.release(m.Key, out)
+	case "read", "write":
+		c.belief.Operate(out, c.env, m)
+	}
+}
+
+// attempt sends the mode's lock statement (cas: the read of the version).
+func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
+	s := &stmt{Row: c.lock, Owner: c.grant, Fence: c.cfg.Fencing}
+	c.st = trying
+	switch c.cfg.Mode {
+	case ModeInsert:
+		s.Kind = stInsert
+	case ModeLease:
+		s.Kind, s.TTL, s.DBNow = stLease, c.cfg.TTL, !c.cfg.ClientClock
+		s.Now = now.Wall.Milliseconds()
+		c.sentMono = now.Mono
+	case ModeForUpdate:
+		s.Kind = stForUpdate
+	case ModeCAS:
+		s = &stmt{Kind: stRead, Row: c.lock}
+		c.st = reading
+	}
+	c.send(s, out)
+}
+
+func (c *Client) send(s *stmt, out *sim.Outputs) {
+	c.reqID++
+	m := s.message()
+	m.ID = c.reqID
+	out.Send(c.cfg.Server, m)
+	if c.cfg.Timeout > 0 {
+		out.SetTimer(timerTimeout, c.cfg.Timeout)
+	}
+}
+
+func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	out.CancelTimer(timerTimeout)
+	switch c.st {
+	case trying:
+		switch {
+		case m.Op != RepError && m.N == 1:
+			c.hold(now, m.M, out)
+		case m.Op == OpSelect && m.N == 0: // FOR UPDATE found no row: nothing to lock, ever
+			out.Observe(sim.Note(c.env.ID, "%s: row %s does not exist, so FOR UPDATE locked nothing; it gives up", c.env.Name, c.lock))
+			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+			c.st = idle
+		case m.Op == RepError:
+			c.fail(now, m.Value, out)
+		default:
+			c.fail(now, "no row taken", out)
+		}
+	case releasing:
+		c.st = idle
+	case reading:
+		if m.Op == RepError {
+			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
+			c.st = idle
+			return
+		}
+		c.version = m.N
+		c.st = updating
+		c.send(&stmt{Kind: stCAS, Row: c.lock, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
+	case updating:
+		if m.N == 1 {
+			out.Observe(sim.Note(c.env.ID, "%s updated %s (version %d -> %d)", c.env.Name, c.lock, c.version, c.version+1))
+			c.st = idle
+			return
+		}
+		c.fail(now, fmt.Sprintf("version %d is no longer current: 0 rows updated", c.version), out)
+	}
+}
+
+// fail handles a failed attempt: try again after the policy's wait, or give up.
+func (c *Client) fail(now sim.LocalTime, why string, out *sim.Outputs) {
+	c.failed++
+	more := c.cfg.Retry.more(c.failed)
+	if c.cfg.Mode == ModeCAS {
+		out.Observe(sim.Note(c.env.ID, "%s: %s", c.env.Name, why))
+	} else {
+		reason := sim.ReasonNoRetry
+		if more {
+			reason = sim.ReasonRetry
+		}
+		out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
+			Reason: why + ", " + reason})
+	}
+	if !more {
+		if c.cfg.Mode != ModeCAS {
+			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		}
+		c.st = idle
+		return
+	}
+	c.st = backoff
+	out.SetTimer(timerRetry, c.cfg.Retry.wait(c.failed, c.env.Rand))
+}
+
+func (c *Client) hold(now sim.LocalTime, token int64, out *sim.Outputs) {
+	c.st = holding
+	var window time.Duration
+	if c.cfg.Mode == ModeLease {
+		// The lease is the client's for TTL from when it asked, by its own clock.
+		window = c.cfg.TTL - (now.Mono - c.sentMono)
+		out.SetTimer(timerValidity, window)
+	}
+	c.belief.Start(out, c.env.ID, c.lock, c.grant, window, token, c.cfg.Fencing)
+	if c.cfg.Hold > 0 {
+		out.SetTimer(timerHold, c.cfg.Hold)
+	}
+}
+
+// release unlocks: DELETE the row, clear the lease, or COMMIT the transaction.
+// The client stops believing at once.
+func (c *Client) release(lock string, out *sim.Outputs) {
+	if lock != "" && lock != c.lock || c.st == idle || c.st == releasing || c.cfg.Mode == ModeCAS {
+		out.Observe(sim.Note(c.env.ID, "%s holds no lock called %s; release ignored", c.env.Name, lock))
+		return
+	}
+	if c.st != holding {
+		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		out.CancelTimer(timerRetry)
+	}
+	c.belief.End(out, c.env.ID, sim.ReasonReleased)
+	out.CancelTimer(timerValidity)
+	out.CancelTimer(timerHold)
+	s := &stmt{Row: c.lock, Owner: c.grant}
+	switch c.cfg.Mode {
+	case ModeInsert:
+		s.Kind = stDelete
+	case ModeLease:
+		s.Kind = stUnlease
+	case ModeForUpdate:
+		s.Kind = stCommit // also ends a transaction still blocked: its wait is rolled back
+	}
+	c.st = releasing
+	c.send(s, out)
+}
+
+// TimerName names the client's timers for the log.
+func (c *Client) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerRetry:
+		return "retry"
+	case timerValidity:
+		return "lease validity"
+	case timerHold:
+		return "work done"
+	case timerTimeout:
+		return "request timeout"
+	}
+	return ""
+}
+
+// Describe is the client's state.
+func (c *Client) Describe() string {
+	s := fmt.Sprintf("%s, %s", c.cfg.Mode, stateNames[c.st])
+	if c.st != idle {
+		s += " " + c.lock
+	}
+	return s
+}

@@ -1,0 +1,314 @@
+package dblock
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// NodeConfig configures the database.
+type NodeConfig struct {
+	// LockWaitTimeout interrupts a statement that has waited this long for a row
+	// lock (MySQL's innodb_lock_wait_timeout, 50 s by default; PostgreSQL's
+	// lock_timeout, where 0, its default, means wait forever).
+	LockWaitTimeout time.Duration
+	// Rows exist from the start (the row that FOR UPDATE locks, the counter that
+	// optimistic updates change).
+	Rows []string
+	// Service names the lock service in grant observations (default: the node).
+	Service string
+}
+
+// row is one row of the locks table: name (the primary key), owner, locked_until,
+// version and value.
+type row struct {
+	Owner   sim.ProcID // the client whose row this is (NoProc: nobody's)
+	Grant   string     // its owner column ("c1#1")
+	Until   int64      // locked_until in ms, on the clock that wrote it; 0: not leased
+	Version int64
+	Value   int64
+}
+
+func (r *row) String() string {
+	return fmt.Sprintf("owner=%q locked_until=%d version=%d value=%d", r.Grant, r.Until, r.Version, r.Value)
+}
+
+// rowLock is a row locked by a transaction's SELECT ... FOR UPDATE, and the
+// transactions blocked behind it in arrival order.
+type rowLock struct {
+	holder  sim.ProcID
+	grant   string
+	waiters []waiter
+}
+
+type waiter struct {
+	client sim.ProcID
+	grant  string
+	req    uint64
+	fence  bool
+	timer  sim.TimerID
+}
+
+// Disk records: a committed row's new state, a deleted row, the sequence.
+const (
+	recRow = "ROW"
+	recDel = "DELROW"
+	recSeq = "SEQ"
+	// A row lock taken and released (the transaction's end).
+	recLock   = "LOCK"
+	recUnlock = "UNLOCK"
+)
+
+// Node is the database. Committed rows and the sequence are durable (each commit
+// is fsynced before it is answered: synchronous_commit = on); row locks and open
+// transactions live in memory and die with the server.
+type Node struct {
+	env       sim.Env
+	cfg       NodeConfig
+	rows      map[string]*row
+	seq       int64
+	locks     map[string]*rowLock
+	held      map[sim.ProcID]string // client -> the row its open transaction locked
+	nextTimer sim.TimerID
+}
+
+// NewNode returns a constructor for the database with cfg.
+func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
+	return func(env sim.Env) sim.Process {
+		if cfg.Service == "" {
+			cfg.Service = env.Name
+		}
+		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, held: map[sim.ProcID]string{}}
+		for _, r := range cfg.Rows {
+			n.rows[r] = &row{Owner: sim.NoProc, Version: 1}
+		}
+		return n
+	}
+}
+
+// Step handles one input.
+func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		n.recover(in.Disk, out)
+	case sim.InTimer:
+		n.lockTimeout(in.Timer, out)
+	case sim.InMessage:
+		if s, ok := in.Msg.Body.(*stmt); ok {
+			n.exec(now, in.From, in.Msg.ID, s, out)
+		}
+	}
+}
+
+func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out *sim.Outputs) {
+	reply := func(m sim.Message) { m.ID = id; out.Send(from, m) }
+	r := n.rows[s.Row]
+	switch s.Kind {
+	case stInsert:
+		if r != nil {
+			reply(sim.Message{Op: RepError, Value: ErrDuplicate})
+			return
+		}
+		r = &row{Owner: from, Grant: s.Owner, Version: 1}
+		tok := n.commit(s.Row, r, s.Fence, out)
+		n.grant(from, s.Row, s.Owner, 0, tok, s.Fence, out)
+		reply(rows(OpInsert, "0 1", 1, tok, s.Fence))
+	case stDelete:
+		if r == nil || r.Grant != s.Owner {
+			reply(rows(OpDelete, "0", 0, 0, false))
+			return
+		}
+		n.ended(s.Row, r, from, sim.ReasonReleased, out)
+		delete(n.rows, s.Row)
+		out.Write(sim.Message{Op: recDel, Key: s.Row})
+		out.Fsync()
+		reply(rows(OpDelete, "1", 1, 0, false))
+	case stLease:
+		t := s.Now
+		if s.DBNow {
+			t = now.Wall.Milliseconds() // the database's own clock
+		}
+		if r != nil && r.Until >= t && r.Grant != s.Owner {
+			reply(rows(OpUpdate, "0", 0, 0, false))
+			return
+		}
+		if r == nil {
+			r = &row{Owner: sim.NoProc, Version: 1}
+		} else if r.Until > 0 && r.Grant != s.Owner {
+			n.ended(s.Row, r, n.env.ID, sim.ReasonExpired, out) // its locked_until has passed
+		}
+		nr := *r
+		nr.Owner, nr.Grant, nr.Until = from, s.Owner, t+s.TTL.Milliseconds()
+		tok := n.commit(s.Row, &nr, s.Fence, out)
+		n.grant(from, s.Row, s.Owner, s.TTL, tok, s.Fence, out)
+		reply(rows(OpUpdate, "1", 1, tok, s.Fence))
+	case stUnlease:
+		if r == nil || r.Grant != s.Owner || r.Until == 0 {
+			reply(rows(OpUpdate, "0", 0, 0, false))
+			return
+		}
+		n.ended(s.Row, r, from, sim.ReasonReleased, out)
+		nr := *r
+		nr.Until = 0
+		n.commit(s.Row, &nr, false, out)
+		reply(rows(OpUpdate, "1", 1, 0, false))
+	case stForUpdate:
+		n.forUpdate(from, id, s, out)
+	case stCommit:
+		n.release(from, out)
+		reply(sim.Message{Op: OpCommit})
+	case stRead:
+		if r == nil {
+			reply(sim.Message{Op: RepError, Value: ErrNoRow})
+			return
+		}
+		reply(sim.Message{Op: OpSelect, Value: fmt.Sprintf("1 (version %d, value %d)", r.Version, r.Value), N: r.Version, M: r.Value})
+	case stCAS:
+		n.update(s, r, reply, out)
+	}
+}
+
+// rows is a command tag with the number of rows it touched (and the sequence's
+// value when the statement took one).
+func rows(tag, text string, n, token int64, fenced bool) sim.Message {
+	if fenced {
+		text += fmt.Sprintf(" (fence %d)", token)
+	}
+	return sim.Message{Op: tag, Value: text, N: n, M: token}
+}
+
+// update is the optimistic UPDATE: it changes the row only if the version is
+// still the one the client read (or blindly, without the comparison).
+func (n *Node) update(s *stmt, r *row, reply func(sim.Message), out *sim.Outputs) {
+	if r == nil {
+		reply(sim.Message{Op: RepError, Value: ErrNoRow})
+		return
+	}
+	if s.Compare && r.Version != s.Version {
+		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "cas_conflicts", Value: 1})
+		reply(rows(OpUpdate, "0", 0, 0, false))
+		return
+	}
+	nr := *r
+	nr.Value, nr.Version = s.Value, r.Version+1
+	n.commit(s.Row, &nr, false, out)
+	out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "updates", Value: 1})
+	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: sim.NoProc, By: sim.NoProc, Name: "value_" + s.Row, Value: nr.Value})
+	reply(rows(OpUpdate, "1", 1, 0, false))
+}
+
+// commit makes a row's new state durable (and takes the sequence's next value
+// in the same transaction when asked), then answers.
+func (n *Node) commit(name string, r *row, fence bool, out *sim.Outputs) int64 {
+	n.rows[name] = r
+	cp := *r
+	out.Write(sim.Message{Op: recRow, Key: name, Body: &cp})
+	var tok int64
+	if fence {
+		n.seq++
+		tok = n.seq
+		out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
+	}
+	out.Fsync()
+	return tok
+}
+
+func (n *Node) grant(client sim.ProcID, lock, grant string, window time.Duration, tok int64, fenced bool, out *sim.Outputs) {
+	out.Observe(sim.Observation{Kind: sim.ObsStored, Client: client, By: sim.NoProc, Lock: lock, Grant: grant})
+	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: client, By: sim.NoProc,
+		Lock: lock, Grant: grant, Window: window, Token: tok, HasToken: fenced})
+}
+
+func (n *Node) ended(lock string, r *row, by sim.ProcID, reason string, out *sim.Outputs) {
+	if r.Owner == sim.NoProc {
+		return
+	}
+	if reason == sim.ReasonReleased && by != r.Owner {
+		reason = sim.ReasonDeleted
+	}
+	out.Observe(sim.Observation{Kind: sim.ObsRemoved, Client: r.Owner, By: by, Lock: lock, Grant: r.Grant, Reason: reason})
+	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: r.Owner, By: by,
+		Lock: lock, Grant: r.Grant, Reason: reason})
+}
+
+// recover replays the committed rows. Row locks and open transactions are gone:
+// the server rolled them back by dying.
+func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
+	type lockRec struct {
+		client sim.ProcID
+		grant  string
+	}
+	open := map[string]lockRec{}
+	for _, rec := range disk {
+		switch rec.Op {
+		case recLock:
+			open[rec.Key] = lockRec{sim.ProcID(rec.N), rec.Value}
+		case recUnlock:
+			delete(open, rec.Key)
+		case recRow:
+			r := *rec.Body.(*row)
+			n.rows[rec.Key] = &r
+		case recDel:
+			delete(n.rows, rec.Key)
+		case recSeq:
+			n.seq = rec.N
+		}
+	}
+	// Transactions that held a row lock when the server died never committed:
+	// recovery aborts them, and their row locks end.
+	for _, name := range slices.Sorted(maps.Keys(open)) {
+		l := open[name]
+		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: l.client, By: n.env.ID,
+			Lock: name, Grant: l.grant, Reason: sim.ReasonExpired, Text: "its transaction was aborted by the restart"})
+	}
+	for _, name := range slices.Sorted(maps.Keys(n.rows)) {
+		if r := n.rows[name]; r.Owner != sim.NoProc && r.Grant != "" {
+			out.Observe(sim.Observation{Kind: sim.ObsStored, Client: r.Owner, By: sim.NoProc, Lock: name, Grant: r.Grant,
+				Reason: "recovered"})
+		}
+	}
+	if len(disk) > 0 || n.env.Incarnation > 0 {
+		out.Observe(sim.Note(n.env.ID, "%s recovers %d committed rows; the row locks of open transactions are gone", n.env.Name, len(n.rows)))
+	}
+}
+
+// Describe is the database's state.
+func (n *Node) Describe() string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(n.rows)) {
+		r := n.rows[name]
+		s := name + ":"
+		if r.Grant != "" {
+			s += " owner " + r.Grant
+		}
+		if r.Until > 0 {
+			s += " until " + sim.FormatDuration(time.Duration(r.Until)*time.Millisecond)
+		}
+		s += fmt.Sprintf(" v%d", r.Version)
+		if r.Value != 0 {
+			s += fmt.Sprintf(" value %d", r.Value)
+		}
+		if l := n.locks[name]; l != nil && l.holder != sim.NoProc {
+			s += " locked by " + n.env.Names[l.holder]
+			if len(l.waiters) > 0 {
+				var ws []string
+				for _, w := range l.waiters {
+					ws = append(ws, n.env.Names[w.client])
+				}
+				s += " (waiting: " + strings.Join(ws, ", ") + ")"
+			}
+		}
+		parts = append(parts, s)
+	}
+	if n.seq > 0 {
+		parts = append(parts, fmt.Sprintf("fence sequence at %d", n.seq))
+	}
+	if len(parts) == 0 {
+		return "no rows"
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,184 @@
+package dblock_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/protocols/resource"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/simtest"
+)
+
+// Property tests of the database locks, judged by the same checker as the
+// catalogue. Sources: PostgreSQL documentation, "Explicit Locking" (a row lock
+// is held by one transaction until it ends) and "Transaction Isolation" (an
+// UPDATE's WHERE is re-evaluated against the latest committed row);
+// lostinsoba, "Distributed locks: SQL" (lease rows, optimistic locking);
+// ShedLock's README (usingDbTime). Each test runs 10 rounds of rapid checks
+// (1,000 schedules by default, a fifth under -short; more with -rapid.checks=N).
+
+const server sim.ProcID = 0
+
+// newWorld is the database "sql" (rows L), the clients built by cfg (their
+// clocks from clocks) and a resource "db" that the lock workload reads and writes.
+func newWorld(seed uint64, wait time.Duration, clocks []sim.Clock, cfg func(i int) dblock.ClientConfig) (*sim.World, []sim.ProcID) {
+	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 20 * time.Second, MaxQueue: 10_000}})
+	w.AddProcess("sql", "db", sim.Clock{}, dblock.NewNode(dblock.NodeConfig{LockWaitTimeout: wait, Rows: []string{"L"}}))
+	var clients []sim.ProcID
+	for i, clk := range clocks {
+		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", clk, dblock.NewClient(cfg(i))))
+	}
+	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{}))
+	w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: 2 * time.Millisecond, Dist: sim.DelayUniform})
+	return w, clients
+}
+
+func violations(rep check.Report, name string) []check.Violation {
+	r, _ := rep.Result(name)
+	return r.Violations
+}
+
+func retry(t *rapid.T) dblock.Retry {
+	return dblock.Retry{
+		Policy: dblock.RetryPolicy(rapid.IntRange(0, 2).Draw(t, "retry_policy")),
+		Delay:  time.Duration(rapid.IntRange(10, 500).Draw(t, "retry_ms")) * time.Millisecond,
+		Max:    2 * time.Second,
+	}
+}
+
+// FOR UPDATE never lets two transactions hold the row, and, since a row lock
+// has no expiry, no client pause or crash makes two clients believe at once:
+// the database hands the row on only at COMMIT. Lock wait timeouts interrupt
+// waiters, never the holder.
+func TestPropertyForUpdateNeverHasTwoHolders(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		s := simtest.Draw(t, []string{"pause", "crash-client"})
+		s.Clients = rapid.IntRange(2, 5).Draw(t, "clients")
+		for len(s.Starts) < s.Clients {
+			s.Starts = append(s.Starts, time.Duration(rapid.IntRange(100, 2000).Draw(t, "start_ms"))*time.Millisecond)
+			s.Holds = append(s.Holds, time.Duration(rapid.IntRange(500, 5000).Draw(t, "hold_ms"))*time.Millisecond)
+		}
+		wait := time.Duration(rapid.IntRange(0, 3000).Draw(t, "lock_wait_ms")) * time.Millisecond
+		rt := retry(t)
+		w, clients := newWorld(s.Seed, wait, make([]sim.Clock, s.Clients), func(int) dblock.ClientConfig {
+			return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate, Retry: rt}
+		})
+		s.Work(w, clients)
+		for _, f := range s.Faults {
+			c := clients[f.Proc%len(clients)]
+			switch f.Kind {
+			case "pause":
+				w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPause, Proc: c, Dur: f.Dur})
+			case "crash-client":
+				w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActCrash, Proc: c})
+				w.Schedule(sim.Time(f.At+f.Dur), sim.Action{Kind: sim.ActRestart, Proc: c})
+			}
+		}
+		rep := check.Check(w.Run(), check.Options{})
+		for _, inv := range []string{"grant-exclusive", "mutex-belief", "resource-safe"} {
+			if v := violations(rep, inv); len(v) > 0 {
+				t.Fatalf("%s violated at %s: %s\nschedule: %s (lock wait timeout %s, retry %v)", inv, v[0].At, v[0].Detail, s, wait, rt)
+			}
+		}
+	})
+}
+
+// casRun has n clients add one to row L, each k times at random moments, and
+// returns the row's final value and the number of updates the database made.
+func casRun(t *rapid.T, compare bool) (final, updates int64, desc string) {
+	seed := rapid.Uint64().Draw(t, "seed")
+	n := rapid.IntRange(2, 4).Draw(t, "clients")
+	rt := retry(t)
+	w, clients := newWorld(seed, 0, make([]sim.Clock, n), func(int) dblock.ClientConfig {
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeCAS, Compare: compare, Retry: rt}
+	})
+	var times []time.Duration
+	for _, c := range clients {
+		for range rapid.IntRange(1, 4).Draw(t, "updates") {
+			at := time.Duration(rapid.IntRange(0, 200).Draw(t, "at_ms")) * time.Millisecond
+			times = append(times, at)
+			w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: dblock.CmdUpdate, Key: "L"}})
+		}
+	}
+	if rapid.Bool().Draw(t, "db_restart") { // commits are durable: a restart loses none
+		at := sim.Time(time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond)
+		w.Schedule(at, sim.Action{Kind: sim.ActCrash, Proc: server})
+		w.Schedule(at+sim.Time(50*time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: server})
+	}
+	rep := check.Check(w.Run(), check.Options{})
+	v, _ := rep.Metric("value_L")
+	u, _ := rep.Metric("updates")
+	return int64(v), int64(u), fmt.Sprintf("seed %d, %d clients, updates at %v, retry %v", seed, n, times, rt)
+}
+
+// Optimistic compare-and-set never loses an update: the row's final value is
+// the number of updates the database made.
+func TestPropertyOptimisticCASNeverLosesAnUpdate(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		if final, updates, desc := casRun(t, true); final != updates {
+			t.Fatalf("value %d after %d updates: an update was lost\n%s", final, updates, desc)
+		}
+	})
+}
+
+// Without the version check (a blind read-modify-write), random schedules find
+// the lost update.
+func TestPropertyBlindUpdatesLoseUpdates(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		if final, updates, desc := casRun(t, false); final != updates {
+			t.Fatalf("value %d after %d updates: an update was lost\n%s", final, updates, desc)
+		}
+	})
+}
+
+// leaseRun runs lease-row clients whose wall clocks are off by up to an hour
+// either way, with "now" from the database or from each client.
+func leaseRun(t *rapid.T, clientClock bool) (check.Report, string) {
+	s := simtest.Draw(t, []string{"pause"})
+	s.Faults = nil // clock skew is the fault here
+	ttl := time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second
+	clocks := make([]sim.Clock, s.Clients)
+	for i := range clocks {
+		clocks[i].Offset = time.Duration(rapid.IntRange(-3600_000, 3600_000).Draw(t, "offset_ms")) * time.Millisecond
+	}
+	rt := retry(t)
+	w, clients := newWorld(s.Seed, 0, clocks, func(int) dblock.ClientConfig {
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: ttl, ClientClock: clientClock, Retry: rt}
+	})
+	s.Work(w, clients)
+	var offs []time.Duration
+	for _, c := range clocks {
+		offs = append(offs, c.Offset)
+	}
+	return check.Check(w.Run(), check.Options{}), fmt.Sprintf("%s; ttl %s; clock offsets %v; retry %v", s, ttl, offs, rt)
+}
+
+// Lease rows decided by the database's clock never overlap, whatever the
+// clients' clocks say: neither two grants nor two beliefs (each client counts
+// its lease from before it asked, on its own monotonic clock).
+func TestPropertyLeaseOnDatabaseTimeNeverOverlaps(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		rep, desc := leaseRun(t, false)
+		for _, inv := range []string{"grant-exclusive", "mutex-belief"} {
+			if v := violations(rep, inv); len(v) > 0 {
+				t.Fatalf("%s violated at %s: %s\n%s", inv, v[0].At, v[0].Detail, desc)
+			}
+		}
+	})
+}
+
+// With "now" from the clients, random skew finds two overlapping leases
+// (db-lease-client-clock).
+func TestPropertyLeaseOnClientTimeOverlapsUnderSkew(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		rep, desc := leaseRun(t, true)
+		if v := violations(rep, "grant-exclusive"); len(v) > 0 {
+			t.Fatalf("grant-exclusive violated at %s: %s\n%s", v[0].At, v[0].Detail, desc)
+		}
+	})
+}

@@ -1,0 +1,119 @@
+package dblock_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+)
+
+// Tests of the database model, grouped by what they prove. Sources: PostgreSQL
+// documentation, "Explicit Locking" (row locks queue and are released at the
+// transaction's end), "lock_timeout"; MySQL documentation,
+// "innodb_lock_wait_timeout"; lostinsoba, "Distributed locks: SQL".
+
+func cmd(w *sim.World, at time.Duration, c sim.ProcID, op string) {
+	w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: op, Key: "L"}})
+}
+
+func beliefStarts(tr *sim.Trace) []string {
+	var out []string
+	for _, o := range tr.Obs {
+		if o.Kind == sim.ObsBeliefStart {
+			out = append(out, tr.Names[o.Client])
+		}
+	}
+	return out
+}
+
+func fixed(d time.Duration) dblock.Retry { return dblock.Retry{Policy: dblock.RetryFixed, Delay: d} }
+
+// Blocked FOR UPDATE statements get the row in the order they asked, each at
+// the previous holder's COMMIT.
+func TestForUpdateQueuesInArrivalOrder(t *testing.T) {
+	w, cs := newWorld(1, 0, make([]sim.Clock, 3), func(int) dblock.ClientConfig {
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate, Hold: time.Second}
+	})
+	cmd(w, 100*time.Millisecond, cs[0], dblock.CmdAcquire)
+	cmd(w, 300*time.Millisecond, cs[2], dblock.CmdAcquire) // c3 before c2
+	cmd(w, 500*time.Millisecond, cs[1], dblock.CmdAcquire)
+	tr := w.Run()
+	if got := beliefStarts(tr); len(got) != 3 || got[0] != "c1" || got[1] != "c3" || got[2] != "c2" {
+		t.Fatalf("holders in order %v, want [c1 c3 c2]", got)
+	}
+}
+
+// A restart keeps every committed row (the unique-key lock survives it) and
+// drops every row lock (the open transactions are rolled back).
+func TestRestartKeepsCommittedRowsAndDropsRowLocks(t *testing.T) {
+	for _, tc := range []struct {
+		mode      dblock.Mode
+		c2Acquire bool // c2 gets the lock after the restart
+	}{{dblock.ModeInsert, false}, {dblock.ModeForUpdate, true}} {
+		t.Run(tc.mode.String(), func(t *testing.T) {
+			w, cs := newWorld(1, 0, make([]sim.Clock, 2), func(int) dblock.ClientConfig {
+				return dblock.ClientConfig{Server: server, Mode: tc.mode, Retry: fixed(500 * time.Millisecond)}
+			})
+			cmd(w, 100*time.Millisecond, cs[0], dblock.CmdAcquire)
+			w.Schedule(sim.Time(time.Second), sim.Action{Kind: sim.ActCrash, Proc: server})
+			w.Schedule(sim.Time(1500*time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: server})
+			cmd(w, 2*time.Second, cs[1], dblock.CmdAcquire)
+			w.Schedule(sim.Time(5*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+			tr := w.Run()
+			got := beliefStarts(tr)
+			if c2 := len(got) == 2 && got[1] == "c2"; c2 != tc.c2Acquire {
+				t.Fatalf("holders %v; c2 acquiring after the restart: %v, want %v", got, c2, tc.c2Acquire)
+			}
+			if v := violations(check.Check(tr, check.Options{}), "grant-exclusive"); len(v) > 0 {
+				t.Fatalf("grant-exclusive: %s", v[0].Detail)
+			}
+		})
+	}
+}
+
+// The lock wait timeout interrupts a waiter, which retries by its policy; the
+// holder keeps the row.
+func TestLockWaitTimeoutInterruptsTheWaiterOnly(t *testing.T) {
+	w, cs := newWorld(1, time.Second, make([]sim.Clock, 2), func(i int) dblock.ClientConfig {
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate, Hold: 3 * time.Second, Retry: fixed(100 * time.Millisecond)}
+	})
+	cmd(w, 100*time.Millisecond, cs[0], dblock.CmdAcquire)
+	cmd(w, 200*time.Millisecond, cs[1], dblock.CmdAcquire)
+	tr := w.Run()
+	rep := check.Check(tr, check.Options{})
+	if n, _ := rep.Metric("lock_wait_timeouts"); n != 2 {
+		t.Errorf("lock_wait_timeouts %v, want 2 (c2 waits 1 s twice, then gets the row at c1's commit)", n)
+	}
+	if got := beliefStarts(tr); len(got) != 2 || got[1] != "c2" {
+		t.Fatalf("holders %v, want c1 then c2", got)
+	}
+}
+
+// Exponential backoff doubles from the first delay up to its cap.
+func TestExponentialBackoffDoublesUpToItsCap(t *testing.T) {
+	w, cs := newWorld(1, 0, make([]sim.Clock, 2), func(i int) dblock.ClientConfig {
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeInsert,
+			Retry: dblock.Retry{Policy: dblock.RetryExponential, Delay: 100 * time.Millisecond, Max: 800 * time.Millisecond, Attempts: 7}}
+	})
+	cmd(w, 0, cs[0], dblock.CmdAcquire)
+	cmd(w, 100*time.Millisecond, cs[1], dblock.CmdAcquire)
+	tr := w.Run()
+	var at []sim.Time
+	for _, o := range tr.Obs {
+		if o.Kind == sim.ObsAttemptFailed && o.Client == cs[1] {
+			at = append(at, o.At)
+		}
+	}
+	if len(at) != 7 {
+		t.Fatalf("%d failed attempts, want 7", len(at))
+	}
+	for i, want := range []time.Duration{100, 200, 400, 800, 800, 800} {
+		gap := time.Duration(at[i+1] - at[i])
+		lo := want * time.Millisecond
+		if gap < lo || gap > lo+lo/10+10*time.Millisecond { // up to 10% jitter, plus the round trip
+			t.Errorf("wait %d was %s, want %s (+10%% jitter and a round trip)", i+1, gap, lo)
+		}
+	}
+}

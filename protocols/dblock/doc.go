@@ -1,0 +1,24 @@
+// Package dblock models the locks most teams actually run: rows in a relational
+// database. One node is the database (durable commits, a unique key, row locks
+// taken by SELECT ... FOR UPDATE with a lock wait timeout, a sequence); clients
+// lock in one of four ways:
+//
+//   - insert: INSERT a row under a unique key to lock, DELETE it to unlock. Not
+//     reentrant, and no expiry: a holder that dies leaves its row forever.
+//   - lease: a row with a locked_until column, taken when it has passed; "now" is
+//     the database's clock or a time the client supplies (its own clock).
+//   - for-update: SELECT ... FOR UPDATE inside a transaction; others block on the
+//     row until the holder commits, or until their lock wait timeout interrupts
+//     them.
+//   - cas: optimistic concurrency, no lock at all: read the row's version, then
+//     UPDATE ... WHERE version = v, and retry when no row was updated.
+//
+// The retry policy (fixed, random, exponential backoff) is the client's, because
+// with these locks it decides how the lock performs under contention.
+//
+// The database reports grants (a lock row inserted, a lease taken, a row lock
+// granted) so the checker can judge it as a lock service; clients report beliefs.
+//
+// Invariants: pure state machines (see package sim); maps are visited sorted.
+// May import: sim.
+package dblock

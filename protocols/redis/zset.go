@@ -1,0 +1,293 @@
+package redis
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Sorted sets, as the Redis command reference describes ZADD and ZSCORE
+// (https://redis.io/docs/latest/commands/zadd/). A sorted set maps members to
+// float scores; ZADD adds or updates members, and its flags make the write
+// conditional:
+//
+//   - XX: only update members that already exist; never add new ones.
+//   - NX: only add new members; never update existing ones.
+//   - GT / LT: only update an existing member if the new score is greater / less
+//     than its current one. They do not prevent adding a new member.
+//   - CH: reply with the number of members changed (added, or updated to a
+//     different score) instead of the number added.
+//
+// NX and XX are exclusive, and so are GT, LT and NX; such a command is an error.
+// INCR is not modelled (no lock recipe here uses it).
+//
+// The node knows nothing of locks built on these commands, except one encoding:
+// lostinsoba's sorted-set mutex ("Distributed locks: NoSQL", https://lostinsoba.com/),
+// where a member's score 0 means released and 1 acquired, and the flip is a
+// ZADD XX CH. Like SET NX for string keys, a ZADD XX that moves a member from 0
+// to 1 is reported as a grant of the member (the lock) to the caller, and any
+// later change of that member, or the deletion of its key, ends the grant. Other
+// sorted-set writes (a time bucket's ZADD GT, a job's state) grant nothing.
+//
+// The model keeps sorted-set keys and string keys apart: a string command other
+// than DEL on a sorted-set key (and ZADD or ZSCORE on a string key) gets Redis's
+// WRONGTYPE error. Real Redis also lets SET overwrite and EXPIRE time a sorted
+// set; no lock client here does either. Sorted sets never expire in the model.
+
+// zmember is one member of a sorted set.
+type zmember struct {
+	score   float64
+	owner   sim.ProcID // who last changed it (bookkeeping for observations)
+	granted bool       // a mutex member at 1, granted to owner
+}
+
+// ErrWrongType is Redis's reply to a command on a key of the other type.
+const ErrWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value"
+
+// zsetOp reports whether op is a sorted-set command.
+func zsetOp(op string) bool { return op == OpZAdd || op == OpZScore }
+
+func errReply(msg string) sim.Message { return sim.Message{Op: ReplyErr, Value: msg} }
+
+// FormatScore is a score's text form, as ZSCORE replies it: "1", "-1", "475000",
+// "1.5", "inf".
+func FormatScore(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// parseScore reads a score as Redis does (getDoubleFromObject): a float, or
+// inf, +inf, -inf; never NaN, and never a number too large for a double.
+func parseScore(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// zadd runs ZADD key [NX|XX] [GT|LT] [CH] score member [score member ...], its
+// checks in the order Redis makes them (t_zset.c, zaddGenericCommand).
+func (n *Node) zadd(from sim.ProcID, k, opts string, out *sim.Outputs) sim.Message {
+	words := strings.Fields(opts)
+	var nx, xx, gt, lt, ch, incr bool
+	i := 0
+flags:
+	for ; i < len(words); i++ {
+		switch strings.ToUpper(words[i]) {
+		case "NX":
+			nx = true
+		case "XX":
+			xx = true
+		case "GT":
+			gt = true
+		case "LT":
+			lt = true
+		case "CH":
+			ch = true
+		case "INCR":
+			incr = true
+		default:
+			break flags
+		}
+	}
+	pairs := words[i:]
+	switch {
+	case len(pairs) == 0 || len(pairs)%2 != 0:
+		return errReply("syntax error")
+	case incr:
+		return errReply("INCR is not modelled by locksim's Redis node")
+	case nx && xx:
+		return errReply("XX and NX options at the same time are not compatible")
+	case gt && nx || lt && nx || gt && lt:
+		return errReply("GT, LT, and/or NX options at the same time are not compatible")
+	}
+	scores := make([]float64, 0, len(pairs)/2)
+	for j := 0; j < len(pairs); j += 2 {
+		f, ok := parseScore(pairs[j])
+		if !ok {
+			return errReply("value is not a valid float")
+		}
+		scores = append(scores, f)
+	}
+	if _, isString := n.keys[k]; isString {
+		return errReply(ErrWrongType)
+	}
+	z := n.zsets[k]
+	if z == nil {
+		if xx {
+			return intReply(0) // no key and XX: nothing to do
+		}
+		z = map[string]zmember{}
+		n.zsets[k] = z
+	}
+	added, changed := int64(0), int64(0)
+	for j, score := range scores {
+		member := pairs[2*j+1]
+		cur, exists := z[member]
+		switch {
+		case !exists && xx, exists && nx:
+			continue
+		case !exists:
+			added++
+			n.zset(k, member, zmember{score: score, owner: from}, out)
+		case lt && score >= cur.score, gt && score <= cur.score, score == cur.score:
+			continue
+		default:
+			changed++
+			n.zupdate(from, k, member, cur, score, xx, out)
+		}
+	}
+	if len(z) == 0 {
+		delete(n.zsets, k)
+	}
+	if ch {
+		return intReply(added + changed)
+	}
+	return intReply(added)
+}
+
+// zupdate changes an existing member's score, and reports the mutex encoding's
+// grants: XX from 0 to 1 grants the member to the caller; any change of a
+// granted member ends its grant.
+func (n *Node) zupdate(from sim.ProcID, k, member string, cur zmember, score float64, xx bool, out *sim.Outputs) {
+	m := zmember{score: score, owner: from}
+	if cur.granted {
+		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: cur.owner, By: from,
+			Lock: member, Grant: zgrant(k), Reason: ownerReason(from, entry{owner: cur.owner})})
+	}
+	if xx && cur.score == 0 && score == 1 {
+		m.granted = true
+		out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: from, By: sim.NoProc,
+			Lock: member, Grant: zgrant(k)})
+	}
+	n.zset(k, member, m, out)
+}
+
+// zgrant names a sorted-set mutex grant in observations: the member at score 1
+// in key k.
+func zgrant(k string) string { return "score 1 in " + k }
+
+// zset stores a member and hands its record to the disk and the replicas.
+func (n *Node) zset(k, member string, m zmember, out *sim.Outputs) {
+	n.zsets[k][member] = m
+	rec := zrecord(k, member, m)
+	n.replicate(rec, out)
+	if n.cfg.Persistence != PersistNone {
+		out.Write(rec)
+		n.syncPolicy(out)
+	}
+}
+
+func zrecord(k, member string, m zmember) sim.Message {
+	r := sim.Message{Op: recZAdd, Key: k, Value: member, Opts: FormatScore(m.score), M: int64(m.owner), HasM: true}
+	if m.granted {
+		r = r.WithN(1)
+	}
+	return r
+}
+
+// zscore runs ZSCORE key member.
+func (n *Node) zscore(k, opts string) sim.Message {
+	words := strings.Fields(opts)
+	if len(words) != 1 {
+		return errReply("wrong number of arguments for 'zscore' command")
+	}
+	if _, isString := n.keys[k]; isString {
+		return errReply(ErrWrongType)
+	}
+	m, ok := n.zsets[k][words[0]]
+	if !ok {
+		return sim.Message{Op: ReplyNil}
+	}
+	return sim.Message{Op: ReplyBulk, Value: FormatScore(m.score)}
+}
+
+// zdel deletes a sorted-set key (DEL), ending the grants of its members.
+func (n *Node) zdel(by sim.ProcID, k string, out *sim.Outputs) {
+	n.zdrop(by, k, sim.ReasonDeleted, out)
+	n.replicate(sim.Message{Op: recDel, Key: k}, out)
+	if n.cfg.Persistence != PersistNone {
+		out.Write(sim.Message{Op: recDel, Key: k})
+		n.syncPolicy(out)
+	}
+}
+
+// zdrop forgets a sorted-set key; a granted member's grant ends.
+func (n *Node) zdrop(by sim.ProcID, k, reason string, out *sim.Outputs) {
+	z := n.zsets[k]
+	delete(n.zsets, k)
+	for _, member := range slices.Sorted(maps.Keys(z)) {
+		if m := z[member]; m.granted {
+			r := reason
+			if by == m.owner {
+				r = sim.ReasonReleased
+			}
+			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: m.owner, By: by,
+				Lock: member, Grant: zgrant(k), Reason: r})
+		}
+	}
+}
+
+// applyZRecord applies a sorted-set member's record (from the disk or the
+// replication stream).
+func (n *Node) applyZRecord(r sim.Message) (string, zmember) {
+	score, _ := parseScore(r.Opts)
+	m := zmember{score: score, owner: sim.ProcID(r.M), granted: r.HasN && r.N == 1}
+	if n.zsets[r.Key] == nil {
+		n.zsets[r.Key] = map[string]zmember{}
+	}
+	n.zsets[r.Key][r.Value] = m
+	return r.Value, m
+}
+
+// zrecovered reports the granted members a restart brought back, so the checker
+// knows the grant survived.
+func (n *Node) zrecovered(out *sim.Outputs) {
+	for _, k := range n.sortedZKeys() {
+		z := n.zsets[k]
+		for _, member := range slices.Sorted(maps.Keys(z)) {
+			if m := z[member]; m.granted {
+				out.Observe(sim.Observation{Kind: sim.ObsStored, Client: m.owner, By: sim.NoProc, Lock: member,
+					Grant: zgrant(k), Reason: "recovered"})
+			}
+		}
+	}
+}
+
+func (n *Node) sortedZKeys() []string { return slices.Sorted(maps.Keys(n.zsets)) }
+
+// zrecords is the sorted sets as records, for a replica's full sync.
+func (n *Node) zrecords() []sim.Message {
+	var rs []sim.Message
+	for _, k := range n.sortedZKeys() {
+		z := n.zsets[k]
+		for _, member := range slices.Sorted(maps.Keys(z)) {
+			rs = append(rs, zrecord(k, member, z[member]))
+		}
+	}
+	return rs
+}
+
+// describeZSets lists the sorted sets: " locks={L:1}".
+func (n *Node) describeZSets(b *strings.Builder) {
+	for _, k := range n.sortedZKeys() {
+		z := n.zsets[k]
+		members := slices.Sorted(maps.Keys(z))
+		parts := make([]string, len(members))
+		for i, member := range members {
+			parts[i] = fmt.Sprintf("%s:%s", member, FormatScore(z[member].score))
+		}
+		fmt.Fprintf(b, " %s={%s}", k, strings.Join(parts, " "))
+	}
+}

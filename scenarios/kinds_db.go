@@ -1,0 +1,63 @@
+package scenarios
+
+import (
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/sim"
+)
+
+func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
+	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second)}
+	if t, ok := a.take("rows"); ok {
+		for _, r := range strings.Split(t.text, ",") {
+			if !nameRE.MatchString(r) {
+				a.fail(t.col, "rows="+t.text+" is not a list of row names", "write rows=L or rows=L,M")
+				break
+			}
+			cfg.Rows = append(cfg.Rows, r)
+		}
+	}
+	return dblock.NewNode(cfg)
+}
+
+// modeArgs says which client arguments belong to which mode, for clear errors.
+var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "compare": dblock.ModeCAS}
+
+func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	mode, _ := dblock.ParseMode(a.oneOf("mode", "insert", dblock.ModeNames()...))
+	policy, _ := dblock.ParseRetryPolicy(a.oneOf("retry", "fixed", dblock.RetryPolicyNames()...))
+	cfg := dblock.ClientConfig{
+		Server:      ref("server", "db", false)[0],
+		Mode:        mode,
+		TTL:         a.dur("ttl", 10*time.Second),
+		ClientClock: a.oneOf("clock", "db", "db", "client") == "client",
+		Compare:     a.oneOf("compare", "version", "version", "none") == "version",
+		Fencing:     a.oneOf("fencing", "off", "off", "sequence") == "sequence",
+		Hold:        a.dur("hold", 0),
+		Timeout:     a.dur("timeout", 0),
+		Retry: dblock.Retry{
+			Policy:   policy,
+			Delay:    a.dur("retry-delay", 100*time.Millisecond),
+			Max:      a.dur("retry-max", 10*time.Second),
+			Attempts: int(a.int("attempts", 0, 0, 1_000_000)),
+		},
+	}
+	for _, key := range []string{"ttl", "clock", "compare"} {
+		if t, ok := a.kv[key]; ok && modeArgs[key] != mode && a.first == nil {
+			a.fail(t.col, key+"= is for mode="+modeArgs[key].String()+" clients, and this one is mode="+mode.String(),
+				"remove "+key+"=, or declare the client with mode="+modeArgs[key].String())
+		}
+	}
+	if t, ok := a.kv["fencing"]; ok && mode == dblock.ModeCAS && cfg.Fencing && a.first == nil {
+		a.fail(t.col, "fencing=sequence needs a lock, and mode=cas takes none", "the version a cas client compares is its own fence: remove fencing=")
+	}
+	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
+		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
+	}
+	if t, ok := a.kv["retry-delay"]; ok && cfg.Retry.Delay <= 0 && a.first == nil {
+		a.fail(t.col, "retry-delay must be more than 0", "a client that retries at once floods the database: write retry-delay=100ms")
+	}
+	return dblock.NewClient(cfg)
+}

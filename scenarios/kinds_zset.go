@@ -1,0 +1,60 @@
+package scenarios
+
+import (
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/protocols/zset"
+	"github.com/locksim/locksim/sim"
+)
+
+// buildZsetClient reads `client NAME zset-lock server=NODE mode=mutex|bucket|state
+// [key=K] [retry=DUR] [attempts=N] [period=DUR] [hold=DUR] [reap-after=DUR]
+// [timeout=DUR]`: lostinsoba's sorted-set locks on a Redis node. An argument
+// that belongs to another mode is an error, not silently ignored.
+func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	cfg := zset.Config{Server: ref("server", "redis", false)[0], Mode: zset.ModeMutex}
+	if t, ok := a.required("mode", "the lock: "+strings.Join(zset.ModeNames(), ", ")); ok {
+		m, known := zset.ParseMode(t.text)
+		if !known {
+			a.fail(t.col, "mode="+t.text+" is not a choice", "mode is one of: "+strings.Join(zset.ModeNames(), ", "))
+		}
+		cfg.Mode = m
+	}
+	only := map[string]zset.Mode{"period": zset.ModeBucket, "reap-after": zset.ModeState}
+	for _, key := range []string{"period", "reap-after", "retry", "attempts"} {
+		t, ok := a.kv[key]
+		if !ok || cfg.Mode == 0 {
+			continue
+		}
+		if want, ok := only[key]; ok && cfg.Mode != want {
+			a.fail(t.col, key+"= is only for mode="+want.String(), "a "+cfg.Mode.String()+" client takes no "+key+"=")
+		}
+		if (key == "retry" || key == "attempts") && cfg.Mode == zset.ModeBucket {
+			a.fail(t.col, "a time-bucket worker never retries", "its bucket is taken once ZADD GT CH replies 0: drop "+key+"=")
+		}
+	}
+	cfg.Key = a.str("key", "")
+	if t, ok := a.kv["key"]; ok && t.text == "" {
+		a.fail(t.col, "key= names no sorted set", "write key=locks, say")
+	}
+	cfg.Retry = a.dur("retry", 0)
+	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
+	cfg.Period = a.dur("period", 0)
+	cfg.Hold = a.dur("hold", 0)
+	cfg.ReapAfter = a.dur("reap-after", 0)
+	cfg.Timeout = a.dur("timeout", time.Second)
+	if _, ok := a.kv["period"]; !ok && cfg.Mode == zset.ModeBucket {
+		a.fail(1, "a bucket client needs period=", "period= is the bucket's length: write period=1h")
+	}
+	if t, ok := a.kv["period"]; ok && cfg.Period <= 0 {
+		a.fail(t.col, "period must be more than 0", "write period=1h, say")
+	}
+	if t, ok := a.kv["timeout"]; ok && cfg.Timeout <= 0 {
+		a.fail(t.col, "timeout must be more than 0", "a request unanswered this long has failed: write timeout=1s")
+	}
+	if a.first != nil {
+		return nil // never built: the parser reports the error
+	}
+	return zset.New(cfg)
+}
