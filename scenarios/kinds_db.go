@@ -9,7 +9,7 @@ import (
 )
 
 func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
-	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second)}
+	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: positive(a, "conn-timeout", 3*time.Second)}
 	if t, ok := a.take("rows"); ok {
 		for _, r := range strings.Split(t.text, ",") {
 			if !nameRE.MatchString(r) {
@@ -37,6 +37,7 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Fencing:     a.oneOf("fencing", "off", "off", "sequence") == "sequence",
 		Hold:        a.dur("hold", 0),
 		Timeout:     a.dur("timeout", 0),
+		Keepalive:   positive(a, "keepalive", time.Second),
 		Retry: dblock.Retry{
 			Policy:   policy,
 			Delay:    a.dur("retry-delay", 100*time.Millisecond),
@@ -55,6 +56,10 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
+	}
+	if t, ok := a.kv["retry-max"]; ok && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
+		a.fail(t.col, "retry-max="+t.text+" is less than retry-delay "+sim.FormatDuration(cfg.Retry.Delay),
+			"exponential backoff doubles the delay up to retry-max: write retry-max=10s")
 	}
 	if t, ok := a.kv["retry-delay"]; ok && cfg.Retry.Delay <= 0 && a.first == nil {
 		a.fail(t.col, "retry-delay must be more than 0", "a client that retries at once floods the database: write retry-delay=100ms")

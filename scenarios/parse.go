@@ -719,8 +719,8 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 		if t, ok := a.kv["ttl"]; ok && !slices.Contains([]string{"redis-lock", "redlock"}, p.s.procs[id].kind.name) {
 			return p.err(ln.num, t.col, "acquire takes ttl= only for redis-lock and redlock clients, and "+who.text+
-				" is "+article(p.s.procs[id].kind.name)+" "+p.s.procs[id].kind.name+" client", "an etcd-lock client's lease TTL is set where it is declared (ttl=5s); "+
-				"a zk-lock client's session timeout likewise (session-timeout=4s)")
+				" is "+article(p.s.procs[id].kind.name)+" "+p.s.procs[id].kind.name+" client", "set the lease where the client is declared: "+
+				"ttl=5s for etcd-lock and db-lock (mode=lease) clients, session-timeout=4s for zk-lock clients")
 		}
 		if t, ok := a.kv["ttl"]; ok {
 			d := a.dur("ttl", 0)
@@ -740,6 +740,22 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if err := p.positional(ln, pos, 0, who.text+" extend"); err != nil {
 			return err
 		}
+	case "begin", "propose":
+		want := map[string]string{"begin": "coordinator", "propose": "proposer"}[verb.text]
+		if p.s.procs[id].kind.role != want {
+			return p.err(ln.num, verb.col, who.text+" is not a "+want, "only 2pc and 3pc coordinators begin a transaction; only paxos proposers propose")
+		}
+		usage := who.text + " begin TXN"
+		if verb.text == "propose" {
+			usage = who.text + " propose [VALUE]"
+			if len(pos) == 0 {
+				pos = append(pos, token{text: ""})
+			}
+		}
+		if err := p.positional(ln, pos, 1, usage); err != nil {
+			return err
+		}
+		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	case "update":
 		if p.s.procs[id].kind.name != "db-lock" {
 			return p.err(ln.num, verb.col, who.text+" is not a db-lock client", "only db-lock clients with mode=cas update a row")
@@ -770,7 +786,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	default:
 		return p.err(ln.num, verb.col, "unknown client command "+strconv.Quote(verb.text),
-			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update)")
+			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update; coordinators: begin; proposers: propose)")
 	}
 	return a.err()
 }

@@ -70,10 +70,11 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{dbBase + "client c2 db-lock server=db mode=rows\n", "t.scn:5:29: mode=rows is not a choice", "insert, lease, for-update, cas"},
 		{dbBase + "client c2 db-lock server=db retry=linear\n", "t.scn:5:29: retry=linear is not a choice", "fixed, random, exponential"},
 		{dbBase + "client c2 db-lock server=db retry-delay=0\n", "t.scn:5:29: retry-delay must be more than 0", "floods"},
+		{dbBase + "client c2 db-lock server=db retry=exponential retry-max=50ms\n", "t.scn:5:47: retry-max=50ms is less than retry-delay 0.100s", "doubles"},
 		{dbBase + "node db2 db rows=L,2x\n", "t.scn:5:13: rows=L,2x is not a list of row names", "rows=L,M"},
 		{dbBase + "at 1s c1 update L\n", "t.scn:5:10: c1 is not a db-lock client", "mode=cas"},
 		{etcdBase + "client c2 etcd-lock members=c1\n", "t.scn:5:21: members=c1: c1 is not an etcd process", "node NAME etcd"},
-		{etcdBase + "at 1s c1 acquire L ttl=2s\n", "t.scn:5:20: acquire takes ttl= only for redis-lock and redlock clients, and c1 is an etcd-lock client", "declared (ttl=5s)"},
+		{etcdBase + "at 1s c1 acquire L ttl=2s\n", "t.scn:5:20: acquire takes ttl= only for redis-lock and redlock clients, and c1 is an etcd-lock client", "declared: ttl=5s"},
 		{"# k\nclient c1 redis-lock server=r1\nnode r1 persistence=always redis\nat 0 c1 acquire L\n", "", ""},
 	} {
 		tc.check(t)

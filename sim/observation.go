@@ -52,6 +52,18 @@ const (
 	// (floor(wall / Window)) and Window the bucket's length, the period. The
 	// checker (once-per-bucket) judges the start's bucket in true time instead.
 	ObsJobStart
+	// ObsBegin: Proc starts an agreement on Lock: a transaction among Value
+	// participants (2PC, 3PC; the participants are the processes of role
+	// "participant"), or a proposal of value Grant (Paxos).
+	ObsBegin
+	// ObsVote: participant Proc votes on transaction Lock: Name is "yes" or "no".
+	ObsVote
+	// ObsDecide: Proc decides transaction Lock: Name is "commit" or "abort"; Text
+	// says how it came to ("the coordinator's decision", "termination protocol").
+	ObsDecide
+	// ObsAccepted: acceptor Proc accepts value Grant under proposal number Token
+	// for decree Lock. A majority of the processes of role "acceptor" chooses.
+	ObsAccepted
 )
 
 // Reasons a grant ends or a belief ends.
@@ -69,7 +81,7 @@ var obsNames = [...]string{
 	ObsBeliefStart: "belief-start", ObsBeliefEnd: "belief-end", ObsGrant: "grant",
 	ObsGrantEnd: "grant-end", ObsStored: "stored", ObsRemoved: "removed",
 	ObsResource: "resource", ObsMetric: "metric", ObsCounter: "counter", ObsNote: "note",
-	ObsJobStart: "job-start",
+	ObsJobStart: "job-start", ObsBegin: "begin", ObsVote: "vote", ObsDecide: "decide", ObsAccepted: "accepted",
 }
 
 func (k ObsKind) String() string {

@@ -217,12 +217,21 @@ func (t *Trace) ObsText(o *Observation) string {
 		if o.Window > 0 {
 			return s + " for " + FormatDuration(o.Window)
 		}
-		if o.HasToken { // a ZooKeeper node, an etcd key: it lives with the owner's session
-			return s + fmt.Sprintf(" (token %d) while its session lives", o.Token)
+		if o.HasToken {
+			s += fmt.Sprintf(" (token %d)", o.Token)
+		}
+		switch {
+		case o.Value == 0 && o.Text != "": // how long it lasts: "until its transaction ends"
+			return s + " " + o.Text
+		case o.HasToken: // a ZooKeeper node, an etcd key: it lives with the owner's session
+			return s + " while its session lives"
 		}
 		return s + " with no expiry"
 	case ObsGrantEnd:
 		s := t.serviceName(o) + " withdraws " + who + "'s grant of " + o.Lock + " (" + o.Reason
+		if o.Text != "" {
+			s += ": " + o.Text
+		}
 		if o.By != NoProc && o.By != o.Client && o.By != o.Proc {
 			s += " by " + t.Name(o.By)
 		}
@@ -250,6 +259,21 @@ func (t *Trace) ObsText(o *Observation) string {
 		return fmt.Sprintf("counter %s += %d", o.Name, o.Value)
 	case ObsNote:
 		return o.Text
+	case ObsBegin:
+		if o.Grant != "" {
+			return fmt.Sprintf("%s proposes %s for %s", t.Name(o.Proc), o.Grant, o.Lock)
+		}
+		return fmt.Sprintf("%s begins transaction %s with %d participants", t.Name(o.Proc), o.Lock, o.Value)
+	case ObsVote:
+		return fmt.Sprintf("%s votes %s on %s", t.Name(o.Proc), o.Name, o.Lock)
+	case ObsDecide:
+		s := fmt.Sprintf("%s decides %s %s", t.Name(o.Proc), strings.ToUpper(o.Name), o.Lock)
+		if o.Text != "" {
+			s += " (" + o.Text + ")"
+		}
+		return s
+	case ObsAccepted:
+		return fmt.Sprintf("%s accepts %s under proposal %d for %s", t.Name(o.Proc), o.Grant, o.Token, o.Lock)
 	case ObsJobStart:
 		return fmt.Sprintf("%s starts job %s for bucket %d (period %s, by its clock)", who, o.Lock, o.Value,
 			FormatDuration(o.Window))

@@ -50,8 +50,14 @@ type ClientConfig struct {
 	Hold  time.Duration
 	Retry Retry
 	// Timeout: an attempt unanswered this long fails (0: wait for the answer,
-	// which is what a blocked FOR UPDATE does).
+	// which is what a blocked FOR UPDATE does). A FOR UPDATE that times out is
+	// rolled back before the next try.
 	Timeout time.Duration
+	// Keepalive: a for-update client with a transaction open pings the database
+	// this often; no answer for two periods, or an answer from a restarted
+	// database or one that no longer has the transaction, means the connection
+	// is lost, and the transaction with it (default 1 s).
+	Keepalive time.Duration
 }
 
 // Commands a client takes besides acquire, release, read and write.
@@ -64,22 +70,22 @@ const (
 type state uint8
 
 const (
-	idle      state = iota
-	trying          // the lock statement is on its way
-	backoff         // waiting to try again
-	holding         // it believes it holds the lock
-	releasing       // the unlock statement is on its way
-	reading         // cas: the SELECT is on its way
-	updating        // cas: the UPDATE is on its way
+	idle     state = iota
+	trying         // the lock statement is on its way
+	backoff        // waiting to try again
+	holding        // it believes it holds the lock
+	reading        // cas: the SELECT is on its way
+	updating       // cas: the UPDATE is on its way
 )
 
-var stateNames = [...]string{"idle", "trying", "backing off", "holding", "releasing", "reading", "updating"}
+var stateNames = [...]string{"idle", "trying", "backing off", "holding", "reading", "updating"}
 
 const (
 	timerRetry sim.TimerID = iota + 1
 	timerValidity
 	timerHold
 	timerTimeout
+	timerPing
 )
 
 // Client locks through the database in its mode.
@@ -95,10 +101,15 @@ type Client struct {
 	sentMono time.Duration // when the lease statement went out (its validity counts from then)
 	version  int64         // cas: the version read
 	belief   sim.Belief
+	lastPong time.Duration // for-update: when the database last answered (mono)
+	dbLife   int64         // and which incarnation of it (-1: none yet)
 }
 
 // NewClient returns a constructor for a client with cfg.
 func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
+	if cfg.Keepalive == 0 {
+		cfg.Keepalive = time.Second
+	}
 	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
 }
 
@@ -114,21 +125,85 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 				c.attempt(now, out)
 			}
 		case timerValidity:
+			// The lease may be gone: the client stops believing and may acquire
+			// again (a release still names the lease it had).
 			c.belief.End(out, c.env.ID, sim.ReasonValidity)
+			if c.st == holding {
+				c.st = idle
+				out.CancelTimer(timerHold)
+			}
 		case timerHold:
 			if c.st == holding {
 				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
 			}
 		case timerTimeout:
 			if c.st == trying || c.st == reading || c.st == updating {
+				if c.cfg.Mode == ModeForUpdate { // cancel the statement still waiting on the server
+					c.send(&stmt{Kind: stCommit, Row: c.lock}, out)
+				}
 				c.fail(now, "no answer within "+sim.FormatDuration(c.cfg.Timeout), out)
 			}
+		case timerPing:
+			c.ping(now, out)
 		}
 	case sim.InMessage:
-		if in.From == c.cfg.Server && in.Msg.ID == c.reqID {
+		switch {
+		case in.From != c.cfg.Server:
+		case in.Msg.Op == OpPong:
+			c.pong(now, in.Msg, out)
+		case in.Msg.ID == c.reqID:
 			c.reply(now, in.Msg, out)
 		}
 	}
+}
+
+// inTxn: a for-update client has a transaction open while it waits for the row
+// and while it holds it.
+func (c *Client) inTxn() bool {
+	return c.cfg.Mode == ModeForUpdate && (c.st == trying || c.st == holding)
+}
+
+// ping keeps a transaction's connection alive and finds out when it is gone.
+func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
+	if !c.inTxn() {
+		return
+	}
+	if now.Mono-c.lastPong > 2*c.cfg.Keepalive {
+		c.connectionLost(now, "no answer from "+c.env.Names[c.cfg.Server]+" for "+sim.FormatDuration(2*c.cfg.Keepalive), out)
+		return
+	}
+	out.Send(c.cfg.Server, sim.Message{Op: OpPing})
+	out.SetTimer(timerPing, c.cfg.Keepalive)
+}
+
+func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+	if !c.inTxn() {
+		return
+	}
+	c.lastPong = now.Mono
+	switch {
+	case c.dbLife >= 0 && m.N != c.dbLife:
+		c.connectionLost(now, c.env.Names[c.cfg.Server]+" restarted", out)
+	case m.M == 0:
+		c.connectionLost(now, c.env.Names[c.cfg.Server]+" closed the connection", out)
+	default:
+		c.dbLife = m.N
+	}
+}
+
+// connectionLost: the transaction is gone with the connection (the server
+// rolled it back). A holder no longer holds the row; a waiter's statement failed.
+func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs) {
+	out.CancelTimer(timerPing)
+	c.reqID++ // whatever answer was awaited will not come on this connection
+	if c.st == holding {
+		out.Observe(sim.Note(c.env.ID, "%s: connection lost (%s): its transaction, and the row lock, are gone", c.env.Name, why))
+		c.belief.End(out, c.env.ID, "connection lost")
+		out.CancelTimer(timerHold)
+		c.st = idle
+		return
+	}
+	c.fail(now, "connection lost: "+why, out)
 }
 
 func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
@@ -169,6 +244,8 @@ func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
 		c.sentMono = now.Mono
 	case ModeForUpdate:
 		s.Kind = stForUpdate
+		c.lastPong, c.dbLife = now.Mono, -1
+		out.SetTimer(timerPing, c.cfg.Keepalive)
 	case ModeCAS:
 		s = &stmt{Kind: stRead, Row: c.lock}
 		c.st = reading
@@ -202,8 +279,6 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		default:
 			c.fail(now, "no row taken", out)
 		}
-	case releasing:
-		c.st = idle
 	case reading:
 		if m.Op == RepError {
 			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
@@ -214,6 +289,11 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.st = updating
 		c.send(&stmt{Kind: stCAS, Row: c.lock, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
 	case updating:
+		if m.Op == RepError {
+			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
+			c.st = idle
+			return
+		}
 		if m.N == 1 {
 			out.Observe(sim.Note(c.env.ID, "%s updated %s (version %d -> %d)", c.env.Name, c.lock, c.version, c.version+1))
 			c.st = idle
@@ -265,7 +345,10 @@ func (c *Client) hold(now sim.LocalTime, token int64, out *sim.Outputs) {
 // release unlocks: DELETE the row, clear the lease, or COMMIT the transaction.
 // The client stops believing at once.
 func (c *Client) release(lock string, out *sim.Outputs) {
-	if lock != "" && lock != c.lock || c.st == idle || c.st == releasing || c.cfg.Mode == ModeCAS {
+	if lock != "" && lock != c.lock || c.st == idle || c.cfg.Mode == ModeCAS {
+		if lock == "" {
+			lock = c.lock
+		}
 		out.Observe(sim.Note(c.env.ID, "%s holds no lock called %s; release ignored", c.env.Name, lock))
 		return
 	}
@@ -285,8 +368,12 @@ func (c *Client) release(lock string, out *sim.Outputs) {
 	case ModeForUpdate:
 		s.Kind = stCommit // also ends a transaction still blocked: its wait is rolled back
 	}
-	c.st = releasing
+	// It does not wait for the answer: the unlock is on its way, and the client
+	// may acquire again.
+	c.st = idle
+	out.CancelTimer(timerPing)
 	c.send(s, out)
+	out.CancelTimer(timerTimeout)
 }
 
 // TimerName names the client's timers for the log.
@@ -300,6 +387,8 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "work done"
 	case timerTimeout:
 		return "request timeout"
+	case timerPing:
+		return "keepalive"
 	}
 	return ""
 }

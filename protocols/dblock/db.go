@@ -21,6 +21,10 @@ type NodeConfig struct {
 	Rows []string
 	// Service names the lock service in grant observations (default: the node).
 	Service string
+	// ConnTimeout: a client with a transaction open that has not been heard
+	// from (a statement or a keepalive) for this long is taken for gone, and its
+	// transaction is rolled back (default 3 s).
+	ConnTimeout time.Duration
 }
 
 // row is one row of the locks table: name (the primary key), owner, locked_until,
@@ -28,7 +32,8 @@ type NodeConfig struct {
 type row struct {
 	Owner   sim.ProcID // the client whose row this is (NoProc: nobody's)
 	Grant   string     // its owner column ("c1#1")
-	Until   int64      // locked_until in ms, on the clock that wrote it; 0: not leased
+	Leased  bool       // locked_until is set (NULL otherwise)
+	Until   int64      // locked_until in ms, on the clock that wrote it
 	Version int64
 	Value   int64
 }
@@ -42,6 +47,7 @@ func (r *row) String() string {
 type rowLock struct {
 	holder  sim.ProcID
 	grant   string
+	token   int64 // the fence its transaction took
 	waiters []waiter
 }
 
@@ -72,9 +78,25 @@ type Node struct {
 	rows      map[string]*row
 	seq       int64
 	locks     map[string]*rowLock
-	held      map[sim.ProcID]string // client -> the row its open transaction locked
+	held      map[sim.ProcID]string        // client -> the row its open transaction locked
+	heard     map[sim.ProcID]time.Duration // client -> when it was last heard from (mono)
 	nextTimer sim.TimerID
+	checking  bool              // the connection check is armed
+	expired   map[string]string // lease rows whose lapse was reported: row -> grant
+	lapse     map[sim.TimerID]string
+	nextLapse sim.TimerID
 }
+
+// timerConns checks the connections; lock wait timers count up from 1.
+const timerConns sim.TimerID = 1 << 40
+
+// Keepalive messages: a client with a transaction open pings; the answer says
+// which life of the database answers (N) and whether the transaction is still
+// there (M = 1).
+const (
+	OpPing = "PING"
+	OpPong = "PONG"
+)
 
 // NewNode returns a constructor for the database with cfg.
 func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
@@ -82,7 +104,11 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 		if cfg.Service == "" {
 			cfg.Service = env.Name
 		}
-		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, held: map[sim.ProcID]string{}}
+		if cfg.ConnTimeout == 0 {
+			cfg.ConnTimeout = 3 * time.Second
+		}
+		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, held: map[sim.ProcID]string{},
+			heard: map[sim.ProcID]time.Duration{}, expired: map[string]string{}, lapse: map[sim.TimerID]string{}, nextLapse: timerConns}
 		for _, r := range cfg.Rows {
 			n.rows[r] = &row{Owner: sim.NoProc, Version: 1}
 		}
@@ -96,8 +122,24 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InRestart:
 		n.recover(in.Disk, out)
 	case sim.InTimer:
-		n.lockTimeout(in.Timer, out)
+		switch {
+		case in.Timer == timerConns:
+			n.checkConns(now, out)
+		case in.Timer > timerConns:
+			n.leaseLapsed(in.Timer, out)
+		default:
+			n.lockTimeout(in.Timer, out)
+		}
 	case sim.InMessage:
+		n.heard[in.From] = now.Mono
+		if in.Msg.Op == OpPing {
+			var open int64
+			if n.inTxn(in.From) {
+				open = 1
+			}
+			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open))
+			return
+		}
 		if s, ok := in.Msg.Body.(*stmt); ok {
 			n.exec(now, in.From, in.Msg.ID, s, out)
 		}
@@ -122,7 +164,7 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 			reply(rows(OpDelete, "0", 0, 0, false))
 			return
 		}
-		n.ended(s.Row, r, from, sim.ReasonReleased, out)
+		n.ended(s.Row, r, from, sim.ReasonReleased, "", out)
 		delete(n.rows, s.Row)
 		out.Write(sim.Message{Op: recDel, Key: s.Row})
 		out.Fsync()
@@ -132,34 +174,45 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 		if s.DBNow {
 			t = now.Wall.Milliseconds() // the database's own clock
 		}
-		if r != nil && r.Until >= t && r.Grant != s.Owner {
+		if r != nil && r.Leased && r.Until >= t && r.Grant != s.Owner {
 			reply(rows(OpUpdate, "0", 0, 0, false))
 			return
 		}
 		if r == nil {
 			r = &row{Owner: sim.NoProc, Version: 1}
-		} else if r.Until > 0 && r.Grant != s.Owner {
-			n.ended(s.Row, r, n.env.ID, sim.ReasonExpired, out) // its locked_until has passed
+		} else if r.Leased && r.Grant != s.Owner {
+			whose := n.env.Name // its locked_until has passed, by the clock that "now" came from
+			if !s.DBNow {
+				whose = n.env.Names[from]
+			}
+			n.ended(s.Row, r, n.env.ID, sim.ReasonExpired, "its locked_until had passed by "+whose+"'s clock", out)
 		}
 		nr := *r
-		nr.Owner, nr.Grant, nr.Until = from, s.Owner, t+s.TTL.Milliseconds()
+		nr.Owner, nr.Grant, nr.Leased, nr.Until = from, s.Owner, true, t+s.TTL.Milliseconds()
 		tok := n.commit(s.Row, &nr, s.Fence, out)
 		n.grant(from, s.Row, s.Owner, s.TTL, tok, s.Fence, out)
+		if s.DBNow {
+			n.watchLapse(s.Row, nr.Until, out)
+		}
 		reply(rows(OpUpdate, "1", 1, tok, s.Fence))
 	case stUnlease:
-		if r == nil || r.Grant != s.Owner || r.Until == 0 {
+		if r == nil || r.Grant != s.Owner || !r.Leased {
 			reply(rows(OpUpdate, "0", 0, 0, false))
 			return
 		}
-		n.ended(s.Row, r, from, sim.ReasonReleased, out)
+		n.ended(s.Row, r, from, sim.ReasonReleased, "", out)
 		nr := *r
-		nr.Until = 0
+		nr.Leased, nr.Until = false, 0
 		n.commit(s.Row, &nr, false, out)
 		reply(rows(OpUpdate, "1", 1, 0, false))
 	case stForUpdate:
 		n.forUpdate(from, id, s, out)
+		if !n.checking {
+			n.checking = true
+			out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
+		}
 	case stCommit:
-		n.release(from, out)
+		n.endTxn(from, sim.ReasonReleased, "", out)
 		reply(sim.Message{Op: OpCommit})
 	case stRead:
 		if r == nil {
@@ -223,16 +276,45 @@ func (n *Node) grant(client sim.ProcID, lock, grant string, window time.Duration
 		Lock: lock, Grant: grant, Window: window, Token: tok, HasToken: fenced})
 }
 
-func (n *Node) ended(lock string, r *row, by sim.ProcID, reason string, out *sim.Outputs) {
+func (n *Node) ended(lock string, r *row, by sim.ProcID, reason, text string, out *sim.Outputs) {
 	if r.Owner == sim.NoProc {
 		return
+	}
+	if n.expired[lock] == r.Grant {
+		delete(n.expired, lock)
+		return // its lapse was reported when it happened
 	}
 	if reason == sim.ReasonReleased && by != r.Owner {
 		reason = sim.ReasonDeleted
 	}
 	out.Observe(sim.Observation{Kind: sim.ObsRemoved, Client: r.Owner, By: by, Lock: lock, Grant: r.Grant, Reason: reason})
 	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: r.Owner, By: by,
-		Lock: lock, Grant: r.Grant, Reason: reason})
+		Lock: lock, Grant: r.Grant, Reason: reason, Text: text})
+}
+
+// watchLapse reports when a lease on the database's clock lapses. Nothing
+// happens to the row then (the next taker finds it free); the report only tells
+// the checker, which cannot read locked_until, that the lock is free.
+func (n *Node) watchLapse(name string, until int64, out *sim.Outputs) {
+	n.nextLapse++
+	n.lapse[n.nextLapse] = name
+	out.SetWallTimer(n.nextLapse, time.Duration(until+1)*time.Millisecond)
+}
+
+func (n *Node) leaseLapsed(id sim.TimerID, out *sim.Outputs) {
+	name := n.lapse[id]
+	delete(n.lapse, id)
+	r := n.rows[name]
+	if r == nil || !r.Leased || n.lapse == nil {
+		return
+	}
+	for _, other := range n.lapse { // a later lease on the row has its own timer
+		if other == name {
+			return
+		}
+	}
+	n.ended(name, r, n.env.ID, sim.ReasonExpired, "its locked_until passed by "+n.env.Name+"'s clock", out)
+	n.expired[name] = r.Grant
 }
 
 // recover replays the committed rows. Row locks and open transactions are gone:
@@ -264,6 +346,10 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 		l := open[name]
 		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: l.client, By: n.env.ID,
 			Lock: name, Grant: l.grant, Reason: sim.ReasonExpired, Text: "its transaction was aborted by the restart"})
+		out.Write(sim.Message{Op: recUnlock, Key: name}) // aborted once: a later restart does not abort it again
+	}
+	if len(open) > 0 {
+		out.Fsync()
 	}
 	for _, name := range slices.Sorted(maps.Keys(n.rows)) {
 		if r := n.rows[name]; r.Owner != sim.NoProc && r.Grant != "" {
@@ -271,8 +357,9 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 				Reason: "recovered"})
 		}
 	}
-	if len(disk) > 0 || n.env.Incarnation > 0 {
-		out.Observe(sim.Note(n.env.ID, "%s recovers %d committed rows; the row locks of open transactions are gone", n.env.Name, len(n.rows)))
+	if n.env.Incarnation > 0 {
+		out.Observe(sim.Note(n.env.ID, "%s recovers %d rows and aborts %d open transactions; the connections are gone",
+			n.env.Name, len(n.rows), len(open)))
 	}
 }
 

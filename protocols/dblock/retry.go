@@ -12,7 +12,7 @@ import (
 type Retry struct {
 	Policy   RetryPolicy
 	Delay    time.Duration // the first (fixed: every) delay
-	Max      time.Duration // the cap of exponential backoff
+	Max      time.Duration // the cap of exponential backoff (0: none)
 	Attempts int           // attempts before giving up (0: no limit)
 }
 
@@ -49,10 +49,12 @@ func (r Retry) wait(n int, rnd *rand.Rand) time.Duration {
 		return r.Delay/2 + time.Duration(rnd.Int64N(int64(max(r.Delay, 1))))
 	case RetryExponential:
 		d := r.Delay
-		for i := 1; i < n && d < r.Max; i++ {
+		for i := 1; i < n && (r.Max == 0 || d < r.Max); i++ {
 			d *= 2
 		}
-		d = min(d, r.Max)
+		if r.Max > 0 { // 0: no cap
+			d = min(d, r.Max)
+		}
 		return d + time.Duration(rnd.Int64N(int64(max(d/10, 1))))
 	}
 	return r.Delay

@@ -27,9 +27,10 @@ func (n *Node) forUpdate(from sim.ProcID, id uint64, s *stmt, out *sim.Outputs) 
 		return
 	}
 	if l.holder == from {
-		n.answerLocked(s.Row, w, 0, out) // its own transaction holds it already
+		n.answerLocked(s.Row, w, l.token, out) // its own transaction holds it already
 		return
 	}
+	n.dropWaits(from, out) // a statement sent again replaces the one still waiting
 	if n.cfg.LockWaitTimeout > 0 {
 		n.nextTimer++
 		w.timer = n.nextTimer
@@ -41,22 +42,21 @@ func (n *Node) forUpdate(from sim.ProcID, id uint64, s *stmt, out *sim.Outputs) 
 }
 
 func (n *Node) lockRow(name string, l *rowLock, w waiter, out *sim.Outputs) {
-	l.holder, l.grant = w.client, w.grant
+	l.holder, l.grant, l.token = w.client, w.grant, 0
 	n.held[w.client] = name
+	if w.fence {
+		n.seq++
+		l.token = n.seq
+		out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
+	}
 	// The lock is on the row itself (PostgreSQL marks the tuple with the
 	// transaction's id), so recovery knows which transactions held rows and
 	// aborts them.
 	out.Write(sim.Message{Op: recLock, Key: name, Value: w.grant}.WithN(int64(w.client)))
-	var tok int64
-	if w.fence {
-		n.seq++
-		tok = n.seq
-		out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
-		out.Fsync()
-	}
+	out.Fsync()
 	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: w.client, By: sim.NoProc,
-		Lock: name, Grant: w.grant, Token: tok, HasToken: w.fence})
-	n.answerLocked(name, w, tok, out)
+		Lock: name, Grant: w.grant, Token: l.token, HasToken: w.fence, Text: "until its transaction ends"})
+	n.answerLocked(name, w, l.token, out)
 }
 
 func (n *Node) answerLocked(name string, w waiter, tok int64, out *sim.Outputs) {
@@ -65,9 +65,9 @@ func (n *Node) answerLocked(name string, w waiter, tok int64, out *sim.Outputs) 
 	out.Send(w.client, m)
 }
 
-// release ends the client's transaction: its row lock passes to the first waiter.
-func (n *Node) release(client sim.ProcID, out *sim.Outputs) {
-	for _, name := range sortedLocks(n.locks) { // a wait still blocked is rolled back
+// dropWaits removes the client's blocked statements (rolled back).
+func (n *Node) dropWaits(client sim.ProcID, out *sim.Outputs) {
+	for _, name := range sortedLocks(n.locks) {
 		l := n.locks[name]
 		for i := len(l.waiters) - 1; i >= 0; i-- {
 			if w := l.waiters[i]; w.client == client {
@@ -78,6 +78,13 @@ func (n *Node) release(client sim.ProcID, out *sim.Outputs) {
 			}
 		}
 	}
+}
+
+// endTxn ends the client's transaction (COMMIT, or a rollback: the connection
+// was lost): a statement still blocked is dropped, and its row lock passes to
+// the first waiter.
+func (n *Node) endTxn(client sim.ProcID, reason, text string, out *sim.Outputs) {
+	n.dropWaits(client, out)
 	name, ok := n.held[client]
 	if !ok {
 		return
@@ -85,8 +92,12 @@ func (n *Node) release(client sim.ProcID, out *sim.Outputs) {
 	delete(n.held, client)
 	l := n.locks[name]
 	out.Write(sim.Message{Op: recUnlock, Key: name})
-	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: client, By: client,
-		Lock: name, Grant: l.grant, Reason: sim.ReasonReleased})
+	by := client
+	if reason != sim.ReasonReleased {
+		by = n.env.ID
+	}
+	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: client, By: by,
+		Lock: name, Grant: l.grant, Reason: reason, Text: text})
 	l.holder, l.grant = sim.NoProc, ""
 	if len(l.waiters) == 0 {
 		return
@@ -97,6 +108,59 @@ func (n *Node) release(client sim.ProcID, out *sim.Outputs) {
 		out.CancelTimer(w.timer)
 	}
 	n.lockRow(name, l, w, out)
+}
+
+// inTxn reports whether the client has a transaction here: a row lock, or a
+// statement waiting for one.
+func (n *Node) inTxn(client sim.ProcID) bool {
+	if _, ok := n.held[client]; ok {
+		return true
+	}
+	for _, l := range n.locks {
+		for _, w := range l.waiters {
+			if w.client == client {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkConns rolls back the transactions of clients not heard from (statements
+// or keepalives) for ConnTimeout: their process died, or the network or a
+// frozen machine cut them off. A real server learns it from the socket (a dead
+// process's OS closes it at once; TCP keepalive finds a dead host).
+func (n *Node) checkConns(now sim.LocalTime, out *sim.Outputs) {
+	var clients []sim.ProcID
+	for c := range n.held {
+		clients = append(clients, c)
+	}
+	for _, l := range n.locks {
+		for _, w := range l.waiters {
+			clients = append(clients, w.client)
+		}
+	}
+	slices.Sort(clients)
+	for _, c := range slices.Compact(clients) {
+		if now.Mono-n.heard[c] > n.cfg.ConnTimeout {
+			out.Observe(sim.Note(n.env.ID, "%s has not heard from %s for %s: it closes the connection and rolls back its transaction",
+				n.env.Name, n.env.Names[c], sim.FormatDuration(n.cfg.ConnTimeout)))
+			n.endTxn(c, sim.ReasonExpired, "connection lost: its transaction was rolled back", out)
+		}
+	}
+	n.checking = len(n.held) > 0 || n.anyWaiting()
+	if n.checking {
+		out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
+	}
+}
+
+func (n *Node) anyWaiting() bool {
+	for _, l := range n.locks {
+		if len(l.waiters) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // lockTimeout interrupts a waiter: its statement fails and its transaction is
@@ -111,6 +175,8 @@ func (n *Node) lockTimeout(id sim.TimerID, out *sim.Outputs) {
 			}
 			l.waiters = append(l.waiters[:i:i], l.waiters[i+1:]...)
 			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "lock_wait_timeouts", Value: 1})
+			out.Observe(sim.Note(n.env.ID, "%s interrupts %s's wait for row %s after %s", n.env.Name, n.env.Names[w.client],
+				name, sim.FormatDuration(n.cfg.LockWaitTimeout)))
 			out.Send(w.client, sim.Message{Op: RepError, Value: ErrLockTimeout, ID: w.req})
 			return
 		}
@@ -120,4 +186,9 @@ func (n *Node) lockTimeout(id sim.TimerID, out *sim.Outputs) {
 func sortedLocks(m map[string]*rowLock) []string { return slices.Sorted(maps.Keys(m)) }
 
 // TimerName names the database's timers for the log.
-func (n *Node) TimerName(sim.TimerID) string { return "lock wait timeout" }
+func (n *Node) TimerName(id sim.TimerID) string {
+	if id == timerConns {
+		return "connection check"
+	}
+	return "lock wait timeout"
+}

@@ -26,7 +26,13 @@ import (
 // wall clock against the claimer's), it resets the job to failed
 // (ZADD jobs XX CH -1 J) and claims it again. That frees the job of a crashed
 // worker, but a worker that is merely slow is still running it: the reaper cannot
-// tell the two apart, and then two workers run the job at once.
+// tell the two apart, and then two workers run the job at once. Nor is the
+// reaper atomic: it reads, then resets with a plain ZADD XX, so two reapers that
+// read the same stale claim both reset and both claim (the second reset undoes
+// the first reaper's fresh claim), and a job finished between the read and the
+// reset is set back to failed and runs again. A Lua script (or WATCH/MULTI) that
+// compares what it read would close that race; the model keeps the race, as the
+// simple recipe has it.
 
 const (
 	stateFailed     = -1

@@ -25,22 +25,37 @@ func oncePerBucket(f *facts) Result {
 		at     sim.Time
 	}
 	first := map[key]start{}
+	type claim struct {
+		client sim.ProcID
+		job    string
+	}
+	claimed := map[claim]sim.Time{} // when each worker last read its clock to claim
 	var r Result
 	f.walk(func(o *sim.Observation) {
+		if o.Kind == sim.ObsAttempt {
+			claimed[claim{o.Client, o.Lock}] = o.At
+		}
 		if o.Kind != sim.ObsJobStart || o.Window <= 0 {
 			return
 		}
 		r.Applicable = true
-		k := key{o.Lock, o.Window, floorDiv(int64(o.At), int64(o.Window))}
+		// A start is dated when the worker read its clock to claim the bucket,
+		// not when the answer came back: a claim at 0:59:59.999 whose answer
+		// arrives after the hour is the previous hour's run.
+		at := o.At
+		if t, ok := claimed[claim{o.Client, o.Lock}]; ok {
+			at = t
+		}
+		k := key{o.Lock, o.Window, floorDiv(int64(at), int64(o.Window))}
 		s, seen := first[k]
 		if !seen {
-			first[k] = start{o.Client, o.At}
+			first[k] = start{o.Client, at}
 			return
 		}
 		from := sim.Time(k.bucket * int64(o.Window))
 		r.Violations = append(r.Violations, violation(o.At,
-			sprintf("%s starts job %s at %s, in the true-time bucket [%s, %s) where %s already started it at %s",
-				f.name(o.Client), o.Lock, o.At, from, from.Add(o.Window), f.name(s.client), s.at),
+			sprintf("%s starts job %s (claimed at %s), in the true-time bucket [%s, %s) where %s already claimed and started it at %s",
+				f.name(o.Client), o.Lock, at, from, from.Add(o.Window), f.name(s.client), s.at),
 			f.name(s.client), f.name(o.Client)).at(o.Event))
 	}, func(procEvent) {})
 	return r

@@ -30,7 +30,7 @@ func TestOncePerBucket(t *testing.T) {
 			t.Fatalf("want one violation (10 s opens the next bucket), got %v", r.Violations)
 		}
 		d := r.Violations[0].Detail
-		for _, w := range []string{"c2 starts job J at 9.500s", "[0.000s, 10.000s)", "c1 already started it at 1.000s"} {
+		for _, w := range []string{"c2 starts job J (claimed at 9.500s)", "[0.000s, 10.000s)", "c1 already claimed and started it at 1.000s"} {
 			if !strings.Contains(d, w) {
 				t.Errorf("detail %q should name %q", d, w)
 			}
@@ -40,6 +40,18 @@ func TestOncePerBucket(t *testing.T) {
 		tr := history(false, s(40), jobStart(9, c1, s(10)), believe(9, c1), jobStart(10, c2, s(10)), believe(10, c2))
 		wantStatus(t, judge(t, tr, 0, "once-per-bucket"), "holds")
 		wantStatus(t, judge(t, tr, 0, "mutex-belief"), "violated", s(10))
+	})
+	// Reviewer's probe (issue 7): w1 claims at 0:59:59.999 and its answer comes
+	// back after the hour; w2 claims the next hour at 1:00:00.5. Perfect clocks:
+	// one run per hour. The start is dated by the claim, not by the answer.
+	t.Run("a start is dated by its claim, not by the answer", func(t *testing.T) {
+		claim := func(at float64, c sim.ProcID) step {
+			return step{s(at), sim.Observation{Kind: sim.ObsAttempt, Proc: c, Client: c, Lock: "J"}}
+		}
+		tr := history(false, s(40), claim(9.999, c1), jobStart(10.001, c1, s(10)), claim(10.5, c2), jobStart(10.502, c2, s(10)))
+		wantStatus(t, judge(t, tr, 0, "once-per-bucket"), "holds")
+		tr = history(false, s(40), jobStart(10.001, c1, s(10)), jobStart(10.502, c2, s(10)))
+		wantStatus(t, judge(t, tr, 0, "once-per-bucket"), "violated", s(10.502))
 	})
 	t.Run("without job starts it is not applicable", func(t *testing.T) {
 		tr := history(false, s(10), believe(1, c1))

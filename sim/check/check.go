@@ -136,8 +136,12 @@ var invariants = []invariant{
 	{"resource-safe", Safety, true, resourceSafe},
 	{"fencing-monotonic", Safety, true, fencingMonotonic},
 	{"once-per-bucket", Safety, false, oncePerBucket},
+	{"commit-agreement", Safety, false, commitAgreement},
+	{"one-value-chosen", Safety, false, oneValueChosen},
 	{"deadlock-free", Liveness, false, deadlockFree},
 	{"progress", Liveness, false, progress},
+	{"nonblocking", Liveness, false, nonblocking},
+	{"value-chosen", Liveness, false, valueChosen},
 }
 
 // Names lists every invariant name the checker knows, in report order.

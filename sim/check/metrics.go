@@ -22,7 +22,7 @@ import (
 //     that succeeded (nearest-rank percentiles);
 //   - failed_attempts: attempts that failed (a retry or a give-up);
 //   - throughput_per_s: acquisitions per second of true time, from the first
-//     attempt to the last release.
+//     attempt to the last acquisition or release (with two acquisitions or more).
 //
 // A lock that is free while a client waits out its retry delay is not unavailable.
 func metrics(f *facts) []Metric {
@@ -160,9 +160,9 @@ func metrics(f *facts) []Metric {
 	}
 	if len(waits) > 0 {
 		slices.Sort(waits)
-		vals["wait_p50_ms"] = percentile(waits, 50).Ms()
-		vals["wait_p99_ms"] = percentile(waits, 99).Ms()
-		if last > first {
+		vals["wait_p50_ms"] = math.Round(percentile(waits, 50).Ms()*1000) / 1000 // to the microsecond
+		vals["wait_p99_ms"] = math.Round(percentile(waits, 99).Ms()*1000) / 1000
+		if acquisitions >= 2 && last > first { // one acquisition is no rate
 			vals["throughput_per_s"] = significant(float64(acquisitions)/((last-first).Ms()/1000), 3)
 		}
 	}

@@ -1,0 +1,95 @@
+package paxos
+
+import (
+	"fmt"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// AcceptorConfig configures an acceptor.
+type AcceptorConfig struct {
+	// Persist forces the promise and the acceptance to disk before answering;
+	// without it a restart forgets both.
+	Persist bool
+	// Nack answers a proposal it ignores with the number it has promised.
+	Nack bool
+}
+
+const recState = "STATE"
+
+// Acceptor promises and accepts.
+type Acceptor struct {
+	env      sim.Env
+	cfg      AcceptorConfig
+	promised int64
+	accN     int64
+	accV     string
+}
+
+// NewAcceptor returns a constructor for an acceptor with cfg.
+func NewAcceptor(cfg AcceptorConfig) func(sim.Env) sim.Process {
+	return func(env sim.Env) sim.Process { return &Acceptor{env: env, cfg: cfg} }
+}
+
+// Step handles one input.
+func (a *Acceptor) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		for _, r := range in.Disk {
+			a.promised, a.accN, a.accV = r.N, r.M, r.Value
+		}
+		if a.env.Incarnation > 0 && len(in.Disk) == 0 {
+			out.Observe(sim.Note(a.env.ID, "%s restarts with nothing on disk: it has forgotten every promise and acceptance", a.env.Name))
+		}
+	case sim.InMessage:
+		a.message(in.From, in.Msg, out)
+	}
+}
+
+func (a *Acceptor) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	switch m.Op {
+	case OpPrepare:
+		if m.N <= a.promised {
+			a.nack(from, m.N, out)
+			return
+		}
+		a.promised = m.N
+		a.persist(out)
+		r := sim.Message{Op: OpPromise, Value: a.accV}.WithN(m.N)
+		if a.accN > 0 {
+			r = r.WithM(a.accN) // the highest proposal it accepted, and its value
+		}
+		out.Send(from, r)
+	case OpAccept:
+		if m.N < a.promised {
+			a.nack(from, m.N, out)
+			return
+		}
+		a.promised, a.accN, a.accV = m.N, m.N, m.Value
+		a.persist(out)
+		out.Observe(sim.Observation{Kind: sim.ObsAccepted, Client: sim.NoProc, By: sim.NoProc, Lock: Decree,
+			Grant: m.Value, Token: m.N})
+		out.Send(from, sim.Message{Op: OpAccepted, Value: m.Value}.WithN(m.N))
+	}
+}
+
+func (a *Acceptor) nack(to sim.ProcID, n int64, out *sim.Outputs) {
+	if a.cfg.Nack {
+		out.Send(to, sim.Message{Op: OpNack}.WithN(n).WithM(a.promised))
+	}
+}
+
+func (a *Acceptor) persist(out *sim.Outputs) {
+	if a.cfg.Persist {
+		out.Write(sim.Message{Op: recState, Value: a.accV, N: a.promised, M: a.accN})
+		out.Fsync()
+	}
+}
+
+// Describe is the acceptor's memory.
+func (a *Acceptor) Describe() string {
+	if a.accN == 0 {
+		return fmt.Sprintf("promised %d, accepted nothing", a.promised)
+	}
+	return fmt.Sprintf("promised %d, accepted %s under %d", a.promised, a.accV, a.accN)
+}

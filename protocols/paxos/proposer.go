@@ -1,0 +1,206 @@
+package paxos
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// ProposerConfig configures a proposer.
+type ProposerConfig struct {
+	Acceptors []sim.ProcID
+	Value     string // the value it proposes
+	// Timeout: a round not chosen by then (counted from its PREPARE) is
+	// abandoned, and the next one starts after the backoff.
+	Timeout time.Duration
+	// Backoff is the wait before the next round: exactly Backoff when Fixed,
+	// else uniform in [0, 2 Backoff).
+	Backoff time.Duration
+	Fixed   bool
+}
+
+const (
+	timerPhase sim.TimerID = iota + 1
+	timerRetry
+)
+
+const recRound = "ROUND"
+
+type phase uint8
+
+const (
+	idle phase = iota
+	preparing
+	accepting
+	learned
+	waiting // backing off before the next round
+)
+
+var phaseNames = [...]string{"idle", "preparing", "accepting", "learned", "backing off"}
+
+// Proposer drives rounds until it learns the chosen value.
+type Proposer struct {
+	env      sim.Env
+	cfg      ProposerConfig
+	round    int64
+	n        int64
+	ph       phase
+	promises map[sim.ProcID]bool
+	bestN    int64  // the highest accepted proposal among the promises
+	bestV    string // and its value
+	value    string // the value of this round's ACCEPT
+	// accepted counts ACCEPTED answers per proposal this proposer made: it
+	// learns from any of its proposals, even one whose round it has abandoned.
+	accepted map[int64]map[sim.ProcID]bool
+	values   map[int64]string
+	chosen   string
+}
+
+// NewProposer returns a constructor for a proposer with cfg.
+func NewProposer(cfg ProposerConfig) func(sim.Env) sim.Process {
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 100 * time.Millisecond
+	}
+	if cfg.Backoff == 0 {
+		cfg.Backoff = 50 * time.Millisecond
+	}
+	return func(env sim.Env) sim.Process { return &Proposer{env: env, cfg: cfg} }
+}
+
+func (p *Proposer) majority() int { return len(p.cfg.Acceptors)/2 + 1 }
+
+// Step handles one input.
+func (p *Proposer) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		for _, r := range in.Disk {
+			p.round = max(p.round, r.N)
+		}
+	case sim.InCommand:
+		if in.Msg.Op == CmdPropose && (p.ph == idle) {
+			if in.Msg.Key != "" {
+				p.cfg.Value = in.Msg.Key
+			}
+			out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: Decree, Grant: p.cfg.Value})
+			p.prepare(out)
+		}
+	case sim.InTimer:
+		switch in.Timer {
+		case timerPhase:
+			if p.ph == preparing || p.ph == accepting {
+				p.retry(fmt.Sprintf("proposal %d was not chosen within %s", p.n, sim.FormatDuration(p.cfg.Timeout)), out)
+			}
+		case timerRetry:
+			if p.ph == waiting {
+				p.prepare(out)
+			}
+		}
+	case sim.InMessage:
+		if slices.Contains(p.cfg.Acceptors, in.From) {
+			p.message(in.From, in.Msg, out)
+		}
+	}
+}
+
+// prepare starts a round with a number higher than any this proposer used, even
+// before a crash: the round is on disk before the number goes out.
+func (p *Proposer) prepare(out *sim.Outputs) {
+	p.round++
+	out.Write(sim.Message{Op: recRound}.WithN(p.round))
+	out.Fsync()
+	p.n = p.round*1000 + int64(p.env.ID) + 1
+	p.ph, p.bestN, p.bestV = preparing, 0, ""
+	p.promises = map[sim.ProcID]bool{}
+	if p.accepted == nil {
+		p.accepted, p.values = map[int64]map[sim.ProcID]bool{}, map[int64]string{}
+	}
+	for _, a := range p.cfg.Acceptors {
+		out.Send(a, sim.Message{Op: OpPrepare}.WithN(p.n))
+	}
+	out.SetTimer(timerPhase, p.cfg.Timeout)
+}
+
+func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	if m.Op == OpAccepted {
+		p.learn(from, m, out)
+		return
+	}
+	if m.N != p.n {
+		return // an answer to an earlier round
+	}
+	switch m.Op {
+	case OpPromise:
+		if p.ph != preparing {
+			return
+		}
+		p.promises[from] = true
+		if m.HasM && m.M > p.bestN {
+			p.bestN, p.bestV = m.M, m.Value
+		}
+		if len(p.promises) < p.majority() {
+			return
+		}
+		p.value = p.cfg.Value
+		if p.bestN > 0 {
+			p.value = p.bestV // a value may already be chosen: propose it
+			out.Observe(sim.Note(p.env.ID, "%s must propose %s, accepted under proposal %d, not its own %s", p.env.Name, p.bestV, p.bestN, p.cfg.Value))
+		}
+		p.ph = accepting
+		p.values[p.n], p.accepted[p.n] = p.value, map[sim.ProcID]bool{}
+		for _, a := range p.cfg.Acceptors {
+			out.Send(a, sim.Message{Op: OpAccept, Value: p.value}.WithN(p.n))
+		}
+	case OpNack:
+		if p.ph == preparing || p.ph == accepting {
+			p.retry(fmt.Sprintf("%s has promised %d, above its %d", p.env.Names[from], m.M, p.n), out)
+		}
+	}
+}
+
+// learn counts an ACCEPTED answer to one of its proposals; a majority for one
+// proposal means its value is chosen.
+func (p *Proposer) learn(from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	acc, ok := p.accepted[m.N]
+	if !ok || p.ph == learned {
+		return
+	}
+	acc[from] = true
+	if len(acc) < p.majority() {
+		return
+	}
+	p.ph, p.chosen = learned, p.values[m.N]
+	out.CancelTimer(timerPhase)
+	out.CancelTimer(timerRetry)
+	out.Observe(sim.Note(p.env.ID, "%s learns that %s is chosen (a majority accepted proposal %d)", p.env.Name, p.chosen, m.N))
+}
+
+// retry abandons the round and starts the next after the backoff.
+func (p *Proposer) retry(why string, out *sim.Outputs) {
+	p.ph = waiting
+	out.CancelTimer(timerPhase)
+	wait := p.cfg.Backoff
+	if !p.cfg.Fixed {
+		wait = time.Duration(p.env.Rand.Int64N(int64(2 * p.cfg.Backoff)))
+	}
+	out.Observe(sim.Note(p.env.ID, "%s abandons proposal %d (%s); next round in %s", p.env.Name, p.n, why, sim.FormatDuration(wait)))
+	out.SetTimer(timerRetry, wait)
+}
+
+// TimerName names the proposer's timers.
+func (p *Proposer) TimerName(id sim.TimerID) string {
+	if id == timerRetry {
+		return "backoff over"
+	}
+	return "phase timeout"
+}
+
+// Describe is the proposer's state.
+func (p *Proposer) Describe() string {
+	s := fmt.Sprintf("%s, proposal %d", phaseNames[p.ph], p.n)
+	if p.chosen != "" {
+		s += ", learned " + p.chosen
+	}
+	return s
+}

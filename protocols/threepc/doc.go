@@ -1,0 +1,55 @@
+// Package threepc models Skeen's three-phase commit: CanCommit? (the votes),
+// PreCommit (everyone voted yes; acknowledged), DoCommit. The extra phase means
+// no process can commit while another is still uncertain, so the participants
+// that remain can always finish without the coordinator: a participant that
+// times out while uncertain or pre-committed runs the termination protocol. It
+// asks the other participants for their states, the lowest-numbered one that
+// answers (or itself) acts as the new coordinator, and it decides: commit if any
+// reachable participant is committed or pre-committed and none aborted, abort if
+// all are uncertain. A coordinator that times out waiting for PreCommit
+// acknowledgements commits.
+//
+// Under crash-stop failures those rules are nonblocking and consistent. Under a
+// partition they are not: each side runs them on what it can reach, and the
+// side that saw a PreCommit commits while the side that did not aborts. The same
+// code shows both.
+//
+// The model is crash-stop: a process that restarts has forgotten the
+// transaction (nothing is logged), as Skeen's model has it.
+//
+// Sources: Dale Skeen, "Nonblocking Commit Protocols" (SIGMOD 1981); Bernstein,
+// Hadzilacos and Goodman, "Concurrency Control and Recovery in Database Systems"
+// (1987), section 7.5 (3PC and its termination protocol, and why it is not
+// resilient to network partitions).
+//
+// Invariants: pure state machines (see package sim).
+// May import: sim.
+package threepc
+
+import "github.com/locksim/locksim/sim"
+
+// Messages.
+const (
+	OpCanCommit = "CANCOMMIT?"
+	OpYes       = "YES"
+	OpNo        = "NO"
+	OpPreCommit = "PRECOMMIT"
+	OpAck       = "ACK"
+	OpDoCommit  = "DOCOMMIT"
+	OpAbort     = "ABORT"
+	OpStateReq  = "STATE?" // termination: what is your state?
+	OpState     = "STATE"  // termination: my state (Value)
+)
+
+// CmdBegin starts a transaction at the coordinator.
+const CmdBegin = "begin"
+
+// Decisions, as ObsDecide names them.
+const (
+	Commit = "commit"
+	Abort  = "abort"
+)
+
+func decide(out *sim.Outputs, txn, d, how string) {
+	out.Observe(sim.Observation{Kind: sim.ObsDecide, Client: sim.NoProc, By: sim.NoProc, Lock: txn, Name: d, Text: how})
+}

@@ -1,0 +1,227 @@
+package twopc
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// CoordinatorConfig configures a coordinator.
+type CoordinatorConfig struct {
+	Participants []sim.ProcID
+	// Timeout: votes not in by then count as no (default 1 s).
+	Timeout time.Duration
+	// LogDelay is the time to force the decision record to disk; the decision is
+	// sent only once it is durable (the write-ahead rule). Default 10 ms.
+	LogDelay time.Duration
+	// Resend: the decision goes again to participants that have not acknowledged
+	// it (default 1 s).
+	Resend time.Duration
+}
+
+const (
+	timerVotes sim.TimerID = iota + 1
+	timerLogged
+	timerResend
+)
+
+type coPhase uint8
+
+const (
+	coIdle coPhase = iota
+	coVoting
+	coLogging // the decision is being forced to disk
+	coDecided
+	coDone
+)
+
+var coPhaseNames = [...]string{"idle", "collecting votes", "logging its decision", "decided", "done"}
+
+// Coordinator runs one transaction at a time.
+type Coordinator struct {
+	env      sim.Env
+	cfg      CoordinatorConfig
+	phase    coPhase
+	txn      string
+	votes    map[sim.ProcID]bool
+	decision string
+	why      string
+	acked    map[sim.ProcID]bool
+}
+
+// NewCoordinator returns a constructor for a coordinator with cfg.
+func NewCoordinator(cfg CoordinatorConfig) func(sim.Env) sim.Process {
+	if cfg.Timeout == 0 {
+		cfg.Timeout = time.Second
+	}
+	if cfg.LogDelay == 0 {
+		cfg.LogDelay = 10 * time.Millisecond
+	}
+	if cfg.Resend == 0 {
+		cfg.Resend = time.Second
+	}
+	return func(env sim.Env) sim.Process {
+		return &Coordinator{env: env, cfg: cfg, votes: map[sim.ProcID]bool{}, acked: map[sim.ProcID]bool{}}
+	}
+}
+
+// Step handles one input.
+func (c *Coordinator) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch in.Kind {
+	case sim.InRestart:
+		c.recover(in.Disk, out)
+	case sim.InCommand:
+		if in.Msg.Op == CmdBegin {
+			c.begin(in.Msg.Key, out)
+		}
+	case sim.InTimer:
+		switch in.Timer {
+		case timerVotes:
+			if c.phase == coVoting {
+				c.decide(Abort, "not every vote arrived within "+sim.FormatDuration(c.cfg.Timeout), out)
+			}
+		case timerLogged:
+			c.logged(out)
+		case timerResend:
+			c.sendDecision(out)
+		}
+	case sim.InMessage:
+		if slices.Contains(c.cfg.Participants, in.From) {
+			c.message(in.From, in.Msg, out)
+		}
+	}
+}
+
+func (c *Coordinator) begin(txn string, out *sim.Outputs) {
+	if c.phase != coIdle && c.phase != coDone {
+		out.Observe(sim.Note(c.env.ID, "%s is busy with %s; begin ignored", c.env.Name, c.txn))
+		return
+	}
+	c.txn, c.phase, c.decision = txn, coVoting, ""
+	clear(c.votes)
+	clear(c.acked)
+	out.Write(sim.Message{Op: recBegin, Key: txn})
+	out.Fsync()
+	out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: txn, Value: int64(len(c.cfg.Participants))})
+	for _, p := range c.cfg.Participants {
+		out.Send(p, sim.Message{Op: OpPrepare, Key: txn})
+	}
+	out.SetTimer(timerVotes, c.cfg.Timeout)
+}
+
+func (c *Coordinator) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	if m.Key != c.txn {
+		if m.Op == OpAsk { // a transaction it has no record of: presumed abort
+			out.Send(from, sim.Message{Op: OpAbort, Key: m.Key})
+		}
+		return
+	}
+	switch m.Op {
+	case OpYes, OpNo:
+		if c.phase != coVoting {
+			return
+		}
+		c.votes[from] = m.Op == OpYes
+		if m.Op == OpNo {
+			c.decide(Abort, c.env.Names[from]+" voted no", out)
+			return
+		}
+		if len(c.votes) == len(c.cfg.Participants) {
+			c.decide(Commit, "every participant voted yes", out)
+		}
+	case OpAck:
+		c.acked[from] = true
+		if c.phase == coDecided && len(c.acked) == len(c.cfg.Participants) {
+			c.phase = coDone
+			out.Write(sim.Message{Op: recEnd, Key: c.txn})
+			out.CancelTimer(timerResend)
+		}
+	case OpAsk:
+		if c.phase == coDecided || c.phase == coDone {
+			out.Send(from, sim.Message{Op: decisionOp(c.decision), Key: c.txn})
+		}
+	}
+}
+
+// decide starts forcing the decision to the log; it is sent once durable.
+func (c *Coordinator) decide(d, why string, out *sim.Outputs) {
+	c.phase, c.decision, c.why = coLogging, d, why
+	out.CancelTimer(timerVotes)
+	out.SetTimer(timerLogged, c.cfg.LogDelay)
+}
+
+func (c *Coordinator) logged(out *sim.Outputs) {
+	if c.phase != coLogging {
+		return
+	}
+	out.Write(sim.Message{Op: recDecision, Key: c.txn, Value: c.decision})
+	out.Fsync()
+	c.phase = coDecided
+	decide(out, c.txn, c.decision, c.why)
+	c.sendDecision(out)
+}
+
+// sendDecision sends the decision to every participant that has not
+// acknowledged it, and again after Resend until all have.
+func (c *Coordinator) sendDecision(out *sim.Outputs) {
+	if c.phase != coDecided {
+		return
+	}
+	for _, p := range c.cfg.Participants {
+		if !c.acked[p] {
+			out.Send(p, sim.Message{Op: decisionOp(c.decision), Key: c.txn})
+		}
+	}
+	out.SetTimer(timerResend, c.cfg.Resend)
+}
+
+// recover reads the log: a decision is sent again; a transaction begun with no
+// decision is aborted (presumed abort: no participant can have committed).
+func (c *Coordinator) recover(disk []sim.Message, out *sim.Outputs) {
+	for _, r := range disk {
+		switch r.Op {
+		case recBegin:
+			c.txn, c.phase, c.decision = r.Key, coVoting, ""
+		case recDecision:
+			c.phase, c.decision = coDecided, r.Value
+		case recEnd:
+			c.phase = coDone
+		}
+	}
+	switch c.phase {
+	case coVoting:
+		out.Observe(sim.Note(c.env.ID, "%s recovers %s with no decision in its log: it aborts (presumed abort)", c.env.Name, c.txn))
+		c.phase, c.decision, c.why = coLogging, Abort, "recovered with no decision logged"
+		c.logged(out)
+	case coDecided:
+		out.Observe(sim.Note(c.env.ID, "%s recovers its decision %s for %s and sends it again", c.env.Name, c.decision, c.txn))
+		c.sendDecision(out)
+	}
+}
+
+// TimerName names the coordinator's timers.
+func (c *Coordinator) TimerName(id sim.TimerID) string {
+	switch id {
+	case timerVotes:
+		return "vote timeout"
+	case timerLogged:
+		return "decision logged"
+	case timerResend:
+		return "resend decision"
+	}
+	return ""
+}
+
+// Describe is the coordinator's state.
+func (c *Coordinator) Describe() string {
+	if c.txn == "" {
+		return "idle"
+	}
+	s := fmt.Sprintf("%s: %s", c.txn, coPhaseNames[c.phase])
+	if c.decision != "" {
+		s += ", decision " + c.decision
+	}
+	return s
+}

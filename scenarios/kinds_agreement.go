@@ -1,0 +1,90 @@
+package scenarios
+
+import (
+	"time"
+
+	"github.com/locksim/locksim/protocols/paxos"
+	"github.com/locksim/locksim/protocols/threepc"
+	"github.com/locksim/locksim/protocols/twopc"
+	"github.com/locksim/locksim/sim"
+)
+
+// Atomic commit and consensus: 2PC and 3PC coordinators (clients: scenarios tell
+// them to begin) and participants (nodes: role "participant", which the checker
+// judges), Paxos proposers (clients: told to propose) and acceptors (nodes: role
+// "acceptor", a majority of which chooses).
+
+func build2PCCoordinator(a *args, ref refFunc) func(sim.Env) sim.Process {
+	return twopc.NewCoordinator(twopc.CoordinatorConfig{
+		Participants: ref("participants", "2pc-participant", true),
+		Timeout:      positive(a, "timeout", time.Second),
+		LogDelay:     positive(a, "log-delay", 10*time.Millisecond),
+		Resend:       positive(a, "resend", time.Second),
+	})
+}
+
+func build2PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
+	cfg := twopc.ParticipantConfig{
+		Coordinator: ref("coordinator", "2pc-coordinator", false)[0],
+		Vote:        a.oneOf("vote", "yes", "yes", "no") == "yes",
+		Timeout:     positive(a, "timeout", time.Second),
+		Cooperative: a.oneOf("termination", "wait", "wait", "cooperative") == "cooperative",
+	}
+	if _, ok := a.kv["peers"]; ok {
+		cfg.Peers = ref("peers", "2pc-participant", true)
+	} else {
+		a.allowed = append(a.allowed, "peers")
+		if t, ok := a.kv["termination"]; ok && cfg.Cooperative && a.first == nil {
+			a.fail(t.col, "termination=cooperative needs peers=", "name the other participants it may ask: peers=p2,p3")
+		}
+	}
+	return twopc.NewParticipant(cfg)
+}
+
+func build3PCCoordinator(a *args, ref refFunc) func(sim.Env) sim.Process {
+	return threepc.NewCoordinator(threepc.CoordinatorConfig{
+		Participants: ref("participants", "3pc-participant", true),
+		Timeout:      positive(a, "timeout", time.Second),
+		SendGap:      a.dur("send-gap", 0),
+	})
+}
+
+func build3PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
+	return threepc.NewParticipant(threepc.ParticipantConfig{
+		Coordinator: ref("coordinator", "3pc-coordinator", false)[0],
+		Peers:       ref("peers", "3pc-participant", true),
+		Vote:        a.oneOf("vote", "yes", "yes", "no") == "yes",
+		Timeout:     positive(a, "timeout", 2*time.Second),
+		StateWait:   positive(a, "state-wait", 200*time.Millisecond),
+	})
+}
+
+func buildPaxosAcceptor(a *args, _ refFunc) func(sim.Env) sim.Process {
+	return paxos.NewAcceptor(paxos.AcceptorConfig{
+		Persist: a.oneOf("persistence", "always", "always", "none") == "always",
+		Nack:    a.onOff("nack", false),
+	})
+}
+
+func buildPaxosProposer(a *args, ref refFunc) func(sim.Env) sim.Process {
+	cfg := paxos.ProposerConfig{
+		Acceptors: ref("acceptors", "paxos-acceptor", true),
+		Timeout:   positive(a, "timeout", 100*time.Millisecond),
+		Backoff:   positive(a, "backoff", 50*time.Millisecond),
+		Fixed:     a.oneOf("retry", "random", "random", "fixed") == "fixed",
+	}
+	t, ok := a.required("value", "the value it proposes")
+	if ok {
+		cfg.Value = t.text
+	}
+	return paxos.NewProposer(cfg)
+}
+
+// positive reads a duration that must be more than 0.
+func positive(a *args, key string, def time.Duration) time.Duration {
+	d := a.dur(key, def)
+	if t, ok := a.kv[key]; ok && d <= 0 && a.first == nil {
+		a.fail(t.col, key+" must be more than 0", "write a duration like "+sim.FormatDuration(def))
+	}
+	return d
+}
