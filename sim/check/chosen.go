@@ -22,7 +22,8 @@ type chosenValue struct {
 	acceptors int
 }
 
-// chosenValues reads every ObsAccepted and returns, per decree, each value in
+// chosenValues reads every ObsAccepted (and whether any value was proposed or
+// accepted) and returns, per decree, each value in
 // the order it became chosen (the first proposal number that chose it).
 func chosenValues(f *facts) (map[string][]chosenValue, bool) {
 	type ballot struct {
@@ -35,6 +36,9 @@ func chosenValues(f *facts) (map[string][]chosenValue, bool) {
 	chosen := map[string][]chosenValue{}
 	seen := false
 	f.walk(func(o *sim.Observation) {
+		if o.Kind == sim.ObsBegin && o.Grant != "" {
+			seen = true // a proposal: the question of what is chosen arises
+		}
 		if o.Kind != sim.ObsAccepted {
 			return
 		}
