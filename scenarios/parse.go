@@ -700,7 +700,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		return p.err(ln.num, who.col, "unknown action or process "+strconv.Quote(who.text), hint)
 	}
 	if p.s.procs[id].kind.decl != "client" {
-		return p.err(ln.num, who.col, who.text+" is not a client", "only clients take acquire, release, read and write")
+		return p.err(ln.num, who.col, who.text+" is not a client", "only clients take commands: acquire, release, read, write; begin (coordinators); propose (proposers)")
 	}
 	if len(toks) < 2 {
 		return p.errAt(ln, len(ln.toks), "missing the client's command", "write "+who.text+" acquire LOCK, release, read RES or write RES")

@@ -96,9 +96,15 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 	if p.txn != "" && m.Key != p.txn {
 		return
 	}
+	if m.Op != OpCanCommit && p.txn == "" {
+		p.txn = m.Key // it hears of the transaction from a peer first
+	}
 	switch m.Op {
 	case OpCanCommit:
 		if p.txn != "" {
+			if p.st == pAborted { // it aborted before the question came
+				out.Send(from, sim.Message{Op: OpNo, Key: m.Key})
+			}
 			return
 		}
 		p.txn = m.Key
@@ -133,6 +139,9 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 		}
 		p.finish(d, how, out)
 	case OpStateReq:
+		if p.st == pInit { // it never voted: it may abort on its own, and does
+			p.finish(Abort, "it had not voted when "+p.env.Names[from]+" asked, so it aborts on its own", out)
+		}
 		out.Send(from, sim.Message{Op: OpState, Key: m.Key, Value: pStateNames[p.st]})
 	case OpState:
 		if p.states != nil {
@@ -177,6 +186,16 @@ func (p *Participant) elect(out *sim.Outputs) {
 	var names []string
 	for _, q := range reach {
 		names = append(names, p.env.Names[q])
+	}
+	for _, q := range reach { // a peer that has decided settles it: follow it
+		if st, ok := p.states[q]; ok && (st == pCommitted || st == pAborted) {
+			d := Commit
+			if st == pAborted {
+				d = Abort
+			}
+			p.finish(d, "termination protocol: "+p.env.Names[q]+" had already "+pStateNames[st], out)
+			return
+		}
 	}
 	if reach[0] != p.env.ID {
 		out.Observe(sim.Note(p.env.ID, "%s reaches %s: %s coordinates the termination", p.env.Name,

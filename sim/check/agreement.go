@@ -97,9 +97,10 @@ func (f *facts) downAtTime(p sim.ProcID, t sim.Time) bool {
 	return down
 }
 
-// nonblocking: every participant that is up decides each transaction within the
-// bound from its beginning. A participant that is down at the deadline is not
-// judged: a crashed process decides nothing.
+// nonblocking: every participant that voted on a transaction and is up decides
+// it within the bound from its beginning. One that never voted is not blocked
+// (it may still abort on its own whenever it likes), and one that is down at the
+// deadline is not judged: a crashed process decides nothing.
 func nonblocking(f *facts) Result {
 	type txn struct {
 		name  string
@@ -135,6 +136,9 @@ func nonblocking(f *facts) Result {
 		deadline := tx.begun.Add(f.bound())
 		var stuck []string
 		for _, p := range f.participants() {
+			if _, ok := voted[tx.name][p]; !ok {
+				continue
+			}
 			if at, ok := decided[tx.name][p]; ok && at <= deadline {
 				continue
 			}
@@ -145,11 +149,9 @@ func nonblocking(f *facts) Result {
 			if f.downAtTime(p, deadline) {
 				continue
 			}
-			how := "has not voted"
-			if v := voted[tx.name][p]; v == "yes" {
+			how := "voted " + voted[tx.name][p]
+			if how == "voted yes" {
 				how = "voted yes and is uncertain"
-			} else if v != "" {
-				how = "voted " + v
 			}
 			stuck = append(stuck, f.name(p)+" ("+how+")")
 		}

@@ -1,0 +1,185 @@
+package paxos_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/protocols/paxos"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/simtest"
+)
+
+// Tests of single-decree Paxos. Source: Leslie Lamport, "Paxos Made Simple"
+// (2001): only a value that has been proposed may be chosen, only a single value
+// is chosen, whatever messages are lost, duplicated, reordered or delayed and
+// whatever processes crash and restart, provided acceptors keep their state in
+// stable storage; progress needs more (section 2.4).
+
+// world: acceptors a1..a3 (ProcIDs 0-2), proposers p1..pN (3..) with values A,
+// B, C, ...
+func world(seed uint64, persist bool, proposers int, link sim.Link, cfg paxos.ProposerConfig) (*sim.World, []sim.ProcID) {
+	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 20 * time.Second, MaxQueue: 20_000}})
+	acc := []sim.ProcID{0, 1, 2}
+	for i := range acc {
+		w.AddProcess(fmt.Sprintf("a%d", i+1), "acceptor", sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: persist}))
+	}
+	var ps []sim.ProcID
+	for i := range proposers {
+		c := cfg
+		c.Acceptors, c.Value = acc, string(rune('A'+i))
+		ps = append(ps, w.AddProcess(fmt.Sprintf("p%d", i+1), "proposer", sim.Clock{}, paxos.NewProposer(c)))
+	}
+	w.Network().SetDefault(link)
+	return w, ps
+}
+
+func propose(w *sim.World, at time.Duration, p sim.ProcID) {
+	w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: p, Msg: sim.Message{Op: paxos.CmdPropose}})
+}
+
+func result(tr *sim.Trace, name string) check.Result {
+	rep := check.Check(tr, check.Options{Bound: 10 * time.Second})
+	r, _ := rep.Result(name)
+	return r
+}
+
+// A later proposer adopts the value already accepted: the first value stays chosen.
+func TestALaterProposerProposesTheChosenValue(t *testing.T) {
+	w, ps := world(1, true, 2, sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{})
+	propose(w, 100*time.Millisecond, ps[0])
+	propose(w, time.Second, ps[1])
+	w.Schedule(sim.Time(3*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := w.Run()
+	var values []string
+	for _, o := range tr.Obs {
+		if o.Kind == sim.ObsAccepted {
+			values = append(values, o.Grant)
+		}
+	}
+	if len(values) != 6 {
+		t.Fatalf("accepted %v, want six acceptances (three per proposer)", values)
+	}
+	for _, v := range values {
+		if v != "A" {
+			t.Fatalf("accepted %v: p2 must propose A, already chosen, not its own B", values)
+		}
+	}
+}
+
+// A proposer's numbers never repeat, even across its own crash: the round is on
+// disk before its number is used.
+func TestProposalNumbersSurviveAProposerCrash(t *testing.T) {
+	w, ps := world(1, true, 1, sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{})
+	// The acceptors never answer: the proposer keeps starting rounds.
+	for a := range sim.ProcID(3) {
+		w.Network().SetLink(a, ps[0], sim.Link{Delay: time.Millisecond, Loss: 1})
+	}
+	propose(w, 100*time.Millisecond, ps[0])
+	w.Schedule(sim.Time(400*time.Millisecond), sim.Action{Kind: sim.ActCrash, Proc: ps[0]})
+	w.Schedule(sim.Time(500*time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: ps[0]})
+	propose(w, 600*time.Millisecond, ps[0])
+	w.Schedule(sim.Time(time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := w.Run()
+	seen := map[int64]bool{}
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		if m := tr.Msg(e); e.Kind == sim.EvSend && m.Op == paxos.OpPrepare && e.Proc == ps[0] {
+			if seen[m.N] && e.Peer == 0 {
+				t.Fatalf("proposal number %d used twice", m.N)
+			}
+			seen[m.N] = true
+		}
+	}
+	if len(seen) < 4 {
+		t.Fatalf("only %d proposal numbers: the test did not exercise the restart", len(seen))
+	}
+}
+
+// With NACKs a pre-empted proposer gives up its round at once, not at its
+// timeout.
+func TestNackEndsARoundEarly(t *testing.T) {
+	took := func(nack bool) sim.Time {
+		w := sim.NewWorld(sim.Config{Seed: 1})
+		acc := []sim.ProcID{0, 1, 2}
+		for i := range acc {
+			w.AddProcess(fmt.Sprintf("a%d", i+1), "acceptor", sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: true, Nack: nack}))
+		}
+		cfg := paxos.ProposerConfig{Acceptors: acc, Timeout: time.Second, Backoff: time.Millisecond, Fixed: true}
+		cfg.Value = "A"
+		p1 := w.AddProcess("p1", "proposer", sim.Clock{}, paxos.NewProposer(cfg))
+		cfg.Value = "B"
+		p2 := w.AddProcess("p2", "proposer", sim.Clock{}, paxos.NewProposer(cfg))
+		w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
+		propose(w, 100*time.Millisecond, p2) // p2 has the higher number: p1's round loses
+		propose(w, 100*time.Millisecond, p1)
+		w.Schedule(sim.Time(5*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+		tr := w.Run()
+		for _, o := range tr.Obs {
+			if o.Kind == sim.ObsNote && o.Client == p1 && len(o.Text) > 0 && o.Text[:3] == "p1 " {
+				return o.At
+			}
+		}
+		return sim.Never
+	}
+	if with, without := took(true), took(false); !(with < sim.Time(200*time.Millisecond) && without >= sim.Time(time.Second)) {
+		t.Fatalf("p1 gave up its round at %s with NACKs and %s without; want within ms with, at the 1 s timeout without", with, without)
+	}
+}
+
+// Persistent acceptors: one value chosen under random loss, duplication,
+// reordering, delay, crashes and restarts of anyone, with three proposers.
+// 1,000 schedules by default (10 rounds of rapid checks; a fifth under -short).
+func TestPropertyOneValueChosenWithPersistentAcceptors(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		pct := func(name string, hi int) float64 { return float64(rapid.IntRange(0, hi).Draw(t, name)) / 100 }
+		link := sim.Link{Delay: time.Millisecond, Jitter: time.Duration(rapid.IntRange(0, 20).Draw(t, "jitter_ms")) * time.Millisecond,
+			Dist: sim.DelayUniform, Loss: pct("loss_pct", 30), Dup: pct("dup_pct", 20), Reorder: pct("reorder_pct", 20)}
+		w, ps := world(seed, true, 3, link, paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Backoff: 20 * time.Millisecond})
+		desc := fmt.Sprintf("seed %d, %+v", seed, link)
+		for _, p := range ps {
+			at := time.Duration(rapid.IntRange(0, 300).Draw(t, "propose_ms")) * time.Millisecond
+			propose(w, at, p)
+			desc += fmt.Sprintf("; proposer %d proposes at %s", p, at)
+		}
+		for range rapid.IntRange(0, 4).Draw(t, "crashes") {
+			p := sim.ProcID(rapid.IntRange(0, 5).Draw(t, "proc"))
+			at := time.Duration(rapid.IntRange(0, 1000).Draw(t, "crash_ms")) * time.Millisecond
+			dur := time.Duration(rapid.IntRange(1, 500).Draw(t, "down_ms")) * time.Millisecond
+			w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCrash, Proc: p})
+			w.Schedule(sim.Time(at+dur), sim.Action{Kind: sim.ActRestart, Proc: p})
+			w.Schedule(sim.Time(at+dur+time.Millisecond), sim.Action{Kind: sim.ActCommand, Proc: p, Msg: sim.Message{Op: paxos.CmdPropose}})
+			desc += fmt.Sprintf("; crash process %d at %s for %s", p, at, dur)
+		}
+		w.Schedule(sim.Time(3*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+		if r := result(w.Run(), "one-value-chosen"); len(r.Violations) > 0 {
+			t.Fatalf("one-value-chosen violated at %s: %s\n%s", r.Violations[0].At, r.Violations[0].Detail, desc)
+		}
+	})
+}
+
+// Acceptors that forget (persistence none): random crashes and restarts find
+// two values chosen.
+func TestPropertyAmnesiaFindsTwoValues(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		w, ps := world(seed, false, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
+			paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Backoff: 20 * time.Millisecond})
+		propose(w, 0, ps[0])
+		at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
+		propose(w, at, ps[1])
+		for range rapid.IntRange(1, 3).Draw(t, "restarts") {
+			a := sim.ProcID(rapid.IntRange(0, 2).Draw(t, "acceptor"))
+			rt := time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond
+			w.Schedule(sim.Time(rt), sim.Action{Kind: sim.ActRestart, Proc: a})
+		}
+		w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+		if r := result(w.Run(), "one-value-chosen"); len(r.Violations) > 0 {
+			t.Fatalf("seed %d: %s", seed, r.Violations[0].Detail)
+		}
+	})
+}

@@ -1,0 +1,129 @@
+package threepc_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/protocols/threepc"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/simtest"
+)
+
+// Tests of three-phase commit. Sources: Skeen, "Nonblocking Commit Protocols"
+// (SIGMOD 1981): with crash-stop failures and no partitions, 3PC lets the
+// operational participants always decide, and decide alike; Bernstein,
+// Hadzilacos and Goodman (1987), section 7.5: the termination protocol, and that
+// no commit protocol is nonblocking under network partitions.
+
+const coord sim.ProcID = 0
+
+func world(seed uint64, gap time.Duration, link sim.Link) *sim.World {
+	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 30 * time.Second, MaxQueue: 10_000}})
+	ps := []sim.ProcID{1, 2, 3}
+	w.AddProcess("co", "coordinator", sim.Clock{}, threepc.NewCoordinator(threepc.CoordinatorConfig{Participants: ps, SendGap: gap}))
+	for i, p := range ps {
+		var peers []sim.ProcID
+		for _, q := range ps {
+			if q != p {
+				peers = append(peers, q)
+			}
+		}
+		w.AddProcess(fmt.Sprintf("p%d", i+1), "participant", sim.Clock{}, threepc.NewParticipant(threepc.ParticipantConfig{
+			Coordinator: coord, Peers: peers, Vote: true}))
+	}
+	w.Network().SetDefault(link)
+	w.Schedule(sim.Time(100*time.Millisecond), sim.Action{Kind: sim.ActCommand, Proc: coord, Msg: sim.Message{Op: threepc.CmdBegin, Key: "T"}})
+	w.Schedule(sim.Time(20*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	return w
+}
+
+func fixed() sim.Link { return sim.Link{Delay: time.Millisecond} }
+
+func decisions(tr *sim.Trace) map[string]string {
+	out := map[string]string{}
+	for _, o := range tr.Obs {
+		if o.Kind == sim.ObsDecide {
+			out[tr.Names[o.Proc]] = o.Name
+		}
+	}
+	return out
+}
+
+// The coordinator's crash at any point of the protocol leaves the participants
+// deciding, and alike: commit if one of them had been pre-committed, abort if
+// none had.
+func TestCoordinatorCrashAtEveryPoint(t *testing.T) {
+	for ms := 100; ms <= 200; ms += 5 {
+		w := world(1, 20*time.Millisecond, fixed())
+		w.Schedule(sim.Time(time.Duration(ms)*time.Millisecond), sim.Action{Kind: sim.ActCrash, Proc: coord})
+		tr := w.Run()
+		got := decisions(tr)
+		if got["p1"] == "" || got["p1"] != got["p2"] || got["p2"] != got["p3"] {
+			t.Errorf("coordinator crash at %d ms: decisions %v, want all three alike", ms, got)
+		}
+		pre := false
+		for i := range tr.Len() {
+			if e := tr.Event(i); e.Kind == sim.EvDeliver && tr.Msg(e).Op == threepc.OpPreCommit {
+				pre = true
+			}
+		}
+		if want := map[bool]string{true: threepc.Commit, false: threepc.Abort}[pre]; got["p1"] != want {
+			t.Errorf("coordinator crash at %d ms: decided %s, want %s (a PreCommit arrived: %v)", ms, got["p1"], want, pre)
+		}
+	}
+}
+
+// Skeen's positive result, over random schedules: with crash-stop failures of
+// the coordinator and one participant (no partitions, no recovery),
+// commit-agreement and nonblocking hold.
+func TestPropertyCrashStopIsNonblockingAndAgrees(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		w := world(seed, time.Duration(rapid.IntRange(0, 30).Draw(t, "gap_ms"))*time.Millisecond,
+			sim.Link{Delay: time.Millisecond, Jitter: 2 * time.Millisecond, Dist: sim.DelayUniform})
+		co := time.Duration(rapid.IntRange(100, 300).Draw(t, "coordinator_crash_ms")) * time.Millisecond
+		w.Schedule(sim.Time(co), sim.Action{Kind: sim.ActCrash, Proc: coord})
+		desc := fmt.Sprintf("seed %d, coordinator crash at %s", seed, co)
+		if rapid.Bool().Draw(t, "participant_crash") {
+			p := sim.ProcID(rapid.IntRange(1, 3).Draw(t, "participant"))
+			pt := time.Duration(rapid.IntRange(100, 3000).Draw(t, "participant_crash_ms")) * time.Millisecond
+			w.Schedule(sim.Time(pt), sim.Action{Kind: sim.ActCrash, Proc: p})
+			desc += fmt.Sprintf(", p%d crash at %s", p, pt)
+		}
+		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
+		for _, inv := range []string{"commit-agreement", "nonblocking"} {
+			if r, _ := rep.Result(inv); len(r.Violations) > 0 {
+				t.Fatalf("%s violated at %s: %s\n%s", inv, r.Violations[0].At, r.Violations[0].Detail, desc)
+			}
+		}
+	})
+}
+
+// Skeen's negative result: random partitions find two sides deciding
+// differently.
+func TestPropertyPartitionsFindDisagreement(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		w := world(seed, time.Duration(rapid.IntRange(0, 30).Draw(t, "gap_ms"))*time.Millisecond, fixed())
+		from := time.Duration(rapid.IntRange(100, 300).Draw(t, "partition_ms")) * time.Millisecond
+		side := rapid.IntRange(1, 3).Draw(t, "with_coordinator") // p1..p<side-1> stay with co
+		var a, b []sim.ProcID
+		a = append(a, coord)
+		for p := sim.ProcID(1); p <= 3; p++ {
+			if int(p) < side {
+				a = append(a, p)
+			} else {
+				b = append(b, p)
+			}
+		}
+		w.Schedule(sim.Time(from), sim.Action{Kind: sim.ActPartition, A: a, B: b})
+		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
+		if r, _ := rep.Result("commit-agreement"); len(r.Violations) > 0 {
+			t.Fatalf("seed %d, partition %v | %v at %s: %s", seed, a, b, from, r.Violations[0].Detail)
+		}
+	})
+}
