@@ -390,6 +390,22 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 				"list every member, this one included, the same on every line: "+key+"="+ln.toks[1].text+",...")
 		}
 	}
+	if t, ok := a.kv["peers"]; ok && refErr == nil && slices.Contains(strings.Split(t.text, ","), ln.toks[1].text) {
+		refErr = p.err(ln.num, t.col, "peers="+t.text+" names "+ln.toks[1].text+" itself", "list the other participants only")
+	}
+	if t, ok := a.kv["acceptors"]; ok && refErr == nil {
+		// Paxos counts a majority of the one set of acceptors: every proposer uses all.
+		var all []string
+		for _, d := range p.s.procs {
+			if d.kind.name == "paxos-acceptor" {
+				all = append(all, d.name)
+			}
+		}
+		named := strings.Split(t.text, ",")
+		if len(named) != len(all) {
+			refErr = p.err(ln.num, t.col, "acceptors="+t.text+" is not every acceptor", "Paxos needs one set of acceptors, the same for every proposer: acceptors="+strings.Join(all, ","))
+		}
+	}
 	if t, ok := a.kv["replica-of"]; ok && t.text == ln.toks[1].text && refErr == nil {
 		refErr = p.err(ln.num, t.col, ln.toks[1].text+" cannot replicate itself", "name its master: replica-of=MASTER")
 	}
@@ -644,6 +660,25 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 	case "heal":
 		err = p.positional(ln, pos, 0, "heal")
 		act.Kind = sim.ActHeal
+	case "link":
+		// A link's behaviour from now on: the network's settings with these
+		// changes (none: back to the network's settings).
+		const usage = "link A B [loss=P] [dup=P] [delay=DUR] ... (both ways) or link A -> B ... (one way)"
+		act.Kind, act.OneWay = sim.ActLink, len(pos) == 3 && pos[1].text == "->"
+		if act.OneWay {
+			pos = []token{pos[0], pos[2]}
+		}
+		if err = p.positional(ln, pos, 2, usage); err != nil {
+			break
+		}
+		var from, to sim.ProcID
+		if from, err = p.proc(ln.num, pos[0]); err != nil {
+			break
+		}
+		if to, err = p.proc(ln.num, pos[1]); err != nil {
+			break
+		}
+		act.A, act.B, act.Link = []sim.ProcID{from}, []sim.ProcID{to}, p.linkArgs(a, p.s.net)
 	case "failover":
 		// A failover promotes a replica: it is told REPLICAOF NO ONE.
 		if err = fault(sim.ActCommand, "failover REPLICA"); err == nil && p.s.procs[act.Proc].kind.name != "redis" {
@@ -696,7 +731,7 @@ func (p *parser) partition(ln line, pos []token, act *sim.Action) error {
 func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action) error {
 	id, ok := p.ids[who.text]
 	if !ok {
-		hint := "actions are: crash, power-loss, shutdown, restart, pause, resume, clock-jump, clock-drift, partition, heal, failover, or CLIENT acquire|release|read|write"
+		hint := "actions are: crash, power-loss, shutdown, restart, pause, resume, clock-jump, clock-drift, partition, heal, link, failover, or CLIENT acquire|release|read|write"
 		return p.err(ln.num, who.col, "unknown action or process "+strconv.Quote(who.text), hint)
 	}
 	if p.s.procs[id].kind.decl != "client" {
@@ -708,6 +743,10 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 	verb := toks[1]
 	a, pos := newArgs(p.file, ln.num, verb.text, toks[2:])
 	act.Kind, act.Proc = sim.ActCommand, id
+	if role := p.s.procs[id].kind.role; role != "client" && verb.text != "begin" && verb.text != "propose" {
+		take := map[string]string{"coordinator": "begin TXN", "proposer": "propose [VALUE]"}[role]
+		return p.err(ln.num, verb.col, who.text+" is a "+p.s.procs[id].kind.name+": it takes no "+verb.text, "write "+who.text+" "+take)
+	}
 	switch verb.text {
 	case "acquire":
 		if err := p.positional(ln, pos, 1, who.text+" acquire LOCK [ttl=DUR]"); err != nil {

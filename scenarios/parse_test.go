@@ -23,7 +23,6 @@ const agreeBase = `# An agreement test scenario.
 client co 2pc-coordinator participants=p1
 node p1 2pc-participant coordinator=co
 node a1 paxos-acceptor
-client pr paxos-proposer acceptors=a1 value=A
 `
 
 const dbBase = `# A database test scenario.
@@ -77,13 +76,16 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{dbBase + "client c2 db-lock server=db mode=rows\n", "t.scn:5:29: mode=rows is not a choice", "insert, lease, for-update, cas"},
 		{dbBase + "client c2 db-lock server=db retry=linear\n", "t.scn:5:29: retry=linear is not a choice", "fixed, random, exponential"},
 		{dbBase + "client c2 db-lock server=db retry-delay=0\n", "t.scn:5:29: retry-delay must be more than 0", "floods"},
-		{agreeBase + "at 1s pr begin T\n", "t.scn:6:10: pr is not a coordinator", "only 2pc and 3pc coordinators begin"},
-		{agreeBase + "at 1s p1 begin T\n", "t.scn:6:7: p1 is not a client", "begin (coordinators)"},
-		{agreeBase + "at 1s co begin\n", "t.scn:6:15: missing argument", "co begin TXN"},
-		{agreeBase + "client pr2 paxos-proposer acceptors=a1\n", "t.scn:6:1: client needs value=", "the value it proposes"},
-		{agreeBase + "node p2 2pc-participant coordinator=co termination=cooperative\n", "t.scn:6:40: termination=cooperative needs peers=", "peers=p2,p3"},
-		{agreeBase + "client co2 2pc-coordinator participants=p1 timeout=0\n", "t.scn:6:44: timeout must be more than 0", "1.000s"},
-		{agreeBase + "node a2 paxos-acceptor persistence=sometimes\n", "t.scn:6:24: persistence=sometimes is not a choice", "always, none"},
+		{agreeBase + "at 1s co acquire L\n", "t.scn:5:10: co is a 2pc-coordinator: it takes no acquire", "co begin TXN"},
+		{agreeBase + "node a2 paxos-acceptor\nclient pr2 paxos-proposer acceptors=a1 value=B\n", "t.scn:6:27: acceptors=a1 is not every acceptor", "acceptors=a1,a2"},
+		{agreeBase + "node p2 2pc-participant coordinator=co peers=p1,p2\n", "t.scn:5:40: peers=p1,p2 names p2 itself", "other participants"},
+		{agreeBase + "client pr paxos-proposer acceptors=a1 value=A\nat 1s pr begin T\n", "t.scn:6:10: pr is not a coordinator", "only 2pc and 3pc coordinators begin"},
+		{agreeBase + "at 1s p1 begin T\n", "t.scn:5:7: p1 is not a client", "begin (coordinators)"},
+		{agreeBase + "at 1s co begin\n", "t.scn:5:15: missing argument", "co begin TXN"},
+		{agreeBase + "client pr2 paxos-proposer acceptors=a1\n", "t.scn:5:1: client needs value=", "the value it proposes"},
+		{agreeBase + "node p2 2pc-participant coordinator=co termination=cooperative\n", "t.scn:5:40: termination=cooperative needs peers=", "peers=p2,p3"},
+		{agreeBase + "client co2 2pc-coordinator participants=p1 timeout=0\n", "t.scn:5:44: timeout must be more than 0", "1.000s"},
+		{agreeBase + "node a2 paxos-acceptor persistence=sometimes\n", "t.scn:5:24: persistence=sometimes is not a choice", "always, none"},
 		{dbBase + "client c2 db-lock server=db retry=exponential retry-max=50ms\n", "t.scn:5:47: retry-max=50ms is less than retry-delay 0.100s", "doubles"},
 		{dbBase + "node db2 db rows=L,2x\n", "t.scn:5:13: rows=L,2x is not a list of row names", "rows=L,M"},
 		{dbBase + "at 1s c1 update L\n", "t.scn:5:10: c1 is not a db-lock client", "mode=cas"},

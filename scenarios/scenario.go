@@ -85,3 +85,20 @@ func (s *Scenario) ProcNames() []string {
 	}
 	return ns
 }
+
+// Process is a declared process as tools outside the package see it.
+type Process struct {
+	Name string
+	Decl string // node, client or resource
+	Kind string // redis, redlock, zk-lock, ...
+	Role string
+}
+
+// Processes lists the declared processes in declaration order.
+func (s *Scenario) Processes() []Process {
+	out := make([]Process, len(s.procs))
+	for i, d := range s.procs {
+		out[i] = Process{Name: d.name, Decl: d.kind.decl, Kind: d.kind.name, Role: d.kind.role}
+	}
+	return out
+}

@@ -19,6 +19,7 @@ const (
 	ActPartition                       // cut links between group A and group B
 	ActHeal                            // restore every cut link
 	ActStop                            // end the run here
+	ActLink                            // links from A to B (and back unless OneWay) behave as Link from now on
 )
 
 // Action is one scheduled command or fault.
@@ -29,7 +30,8 @@ type Action struct {
 	Dur       time.Duration
 	PPM       int64
 	A, B      []ProcID // partition sides
-	OneWay    bool     // partition: cut only A's messages to B
+	OneWay    bool     // partition, link: only A's messages to B
+	Link      Link     // link: the new settings
 	Label     string   // its text as the scenario wrote it
 	Narration string   // the scenario's comment for this step
 	Line      int      // scenario line, for messages

@@ -27,13 +27,14 @@ const (
 	EvPartition                       // links are cut (Note names the sides)
 	EvHeal                            // every cut link is restored
 	EvEnd                             // the run ends (Note says why)
+	EvLink                            // links change behaviour (Note says which and how)
 )
 
 var eventNames = [...]string{
 	EvStart: "start", EvSend: "send", EvDeliver: "deliver", EvDrop: "drop", EvTimer: "timer",
 	EvCommand: "command", EvCrash: "crash", EvPowerLoss: "power-loss", EvShutdown: "shutdown",
 	EvRestart: "restart", EvPause: "pause", EvResume: "resume", EvClockJump: "clock-jump",
-	EvClockDrift: "clock-drift", EvPartition: "partition", EvHeal: "heal", EvEnd: "end",
+	EvClockDrift: "clock-drift", EvPartition: "partition", EvHeal: "heal", EvEnd: "end", EvLink: "link",
 }
 
 func (k EventKind) String() string {
@@ -47,7 +48,7 @@ func (k EventKind) String() string {
 func (k EventKind) IsFault() bool {
 	switch k {
 	case EvCrash, EvPowerLoss, EvShutdown, EvRestart, EvPause, EvResume, EvClockJump,
-		EvClockDrift, EvPartition, EvHeal:
+		EvClockDrift, EvPartition, EvHeal, EvLink:
 		return true
 	}
 	return false
@@ -109,7 +110,7 @@ func (t *Trace) EventText(i int) string {
 			sign = ""
 		}
 		b.WriteString(" " + name(e.Proc) + " wall " + sign + FormatDuration(e.Dur))
-	case EvPartition, EvHeal, EvEnd:
+	case EvPartition, EvHeal, EvEnd, EvLink:
 	default:
 		b.WriteString(" " + name(e.Proc))
 	}

@@ -43,6 +43,23 @@ type Link struct {
 	ReorderDelay time.Duration // defaults to 10 x Delay (at least 1 ms)
 }
 
+// String describes the link's settings: "delay 1ms, loss 0.3".
+func (l Link) String() string {
+	s := "delay " + FormatDuration(l.Delay)
+	if l.Jitter > 0 {
+		s += fmt.Sprintf(" + %s %s jitter", l.Dist, FormatDuration(l.Jitter))
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"loss", l.Loss}, {"dup", l.Dup}, {"reorder", l.Reorder}} {
+		if p.v > 0 {
+			s += fmt.Sprintf(", %s %g", p.name, p.v)
+		}
+	}
+	return s
+}
+
 // Validate reports a setting no network can have.
 func (l Link) Validate() error {
 	for _, p := range []float64{l.Loss, l.Dup, l.Reorder} {
@@ -79,6 +96,9 @@ func (n *Network) SetDefault(l Link) { n.def = l }
 func (n *Network) SetLink(from, to ProcID, l Link) {
 	n.overrides = append(n.overrides, linkOverride{from, to, l})
 }
+
+// setLive changes a link during the run (an ActLink fault).
+func (n *Network) setLive(from, to ProcID, l Link) { n.links[int(from)*n.n+int(to)] = l }
 
 func (n *Network) build(procs int, rng *rand.Rand) {
 	n.n, n.rng = procs, rng

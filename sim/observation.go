@@ -53,8 +53,8 @@ const (
 	// checker (once-per-bucket) judges the start's bucket in true time instead.
 	ObsJobStart
 	// ObsBegin: Proc starts an agreement on Lock: a transaction among Value
-	// participants (2PC, 3PC; the participants are the processes of role
-	// "participant"), or a proposal of value Grant (Paxos).
+	// participants (2PC, 3PC; Text names them, comma-separated), or a proposal
+	// of value Grant (Paxos).
 	ObsBegin
 	// ObsVote: participant Proc votes on transaction Lock: Name is "yes" or "no".
 	ObsVote

@@ -518,6 +518,21 @@ func (w *World) act(i int) {
 		}
 		ev.Kind = EvPartition
 		w.record(w.noted(ev, w.sides(a)))
+	case ActLink:
+		for _, x := range a.A {
+			for _, y := range a.B {
+				w.net.setLive(x, y, a.Link)
+				if !a.OneWay {
+					w.net.setLive(y, x, a.Link)
+				}
+			}
+		}
+		ev.Kind = EvLink
+		arrow := " <-> "
+		if a.OneWay {
+			arrow = " -> "
+		}
+		w.record(w.noted(ev, w.names(a.A)+arrow+w.names(a.B)+": "+a.Link.String()))
 	case ActHeal:
 		w.net.healAll()
 		ev.Kind = EvHeal
@@ -530,17 +545,19 @@ func (w *World) act(i int) {
 }
 
 func (w *World) sides(a *Action) string {
-	join := func(ps []ProcID) string {
-		n := make([]string, len(ps))
-		for i, p := range ps {
-			n[i] = w.procs[p].name
-		}
-		return strings.Join(n, ",")
-	}
 	if a.OneWay {
-		return join(a.A) + " -> " + join(a.B) + " cut (one way)"
+		return w.names(a.A) + " -> " + w.names(a.B) + " cut (one way)"
 	}
-	return join(a.A) + " | " + join(a.B)
+	return w.names(a.A) + " | " + w.names(a.B)
+}
+
+// names joins processes' names with commas.
+func (w *World) names(ps []ProcID) string {
+	n := make([]string, len(ps))
+	for i, p := range ps {
+		n[i] = w.procs[p].name
+	}
+	return strings.Join(n, ",")
 }
 
 // kill takes a process down: memory, timers and queued inputs are gone.

@@ -5,6 +5,7 @@
 //	locksim list               the catalogue: id, protocol, expected verdict, summary
 //	locksim run ID|FILE        run one scenario: events, timeline, verdicts
 //	locksim verify [ID|FILE]   run scenarios and compare them with their expectations
+//	locksim explore TARGET     random fault schedules, shrunk to a replayable scenario
 //
 // Exit codes: 0 every expectation held; 1 an expectation failed; 2 bad input or usage.
 package main
@@ -43,6 +44,7 @@ func subcommands() []subcommand {
 		{"run", "run one scenario and print its events, timeline and verdicts", cmdRun},
 		{"verify", "run scenarios (all of the catalogue by default) and check their expectations", cmdVerify},
 		{"tui", "open one scenario in the terminal UI (needs a terminal)", cmdTUI},
+		{"explore", "draw random fault schedules, shrink a failure to a scenario file", cmdExplore},
 	}
 }
 
@@ -119,6 +121,8 @@ func argsHint(name string) string {
 		return " [ID|FILE...]"
 	case "tui":
 		return " ID|FILE"
+	case "explore":
+		return " PRESET|FILE"
 	}
 	return ""
 }

@@ -120,7 +120,14 @@ func TestPropertyForUpdateBeliefsNeverOverlapWithoutPauses(t *testing.T) {
 // the row to the next client, and the holder wakes believing.
 func TestPropertyForUpdatePausesBreakBeliefs(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		rep, desc := forUpdateRun(t, []string{"pause"})
+		s := simtest.DrawPause(t) // c1 holds, stops longer than the connection timeout; c2 waits
+		w, clients := newWorld(s.Seed, 0, make([]sim.Clock, s.Clients), func(int) dblock.ClientConfig {
+			return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate}
+		})
+		s.Work(w, clients)
+		f := s.Faults[0]
+		w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPause, Proc: clients[f.Proc], Dur: f.Dur})
+		rep, desc := check.Check(w.Run(), check.Options{}), s.String()
 		if v := violations(rep, "mutex-belief"); len(v) > 0 {
 			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, desc)
 		}

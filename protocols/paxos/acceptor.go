@@ -49,12 +49,14 @@ func (a *Acceptor) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 func (a *Acceptor) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case OpPrepare:
-		if m.N <= a.promised {
+		if m.N < a.promised {
 			a.nack(from, m.N, out)
 			return
 		}
-		a.promised = m.N
-		a.persist(out)
+		if m.N > a.promised { // the same PREPARE again (a duplicate) is answered again
+			a.promised = m.N
+			a.persist(out)
+		}
 		r := sim.Message{Op: OpPromise, Value: a.accV}.WithN(m.N)
 		if a.accN > 0 {
 			r = r.WithM(a.accN) // the highest proposal it accepted, and its value

@@ -153,6 +153,7 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 			out.Send(a, sim.Message{Op: OpAccept, Value: p.value}.WithN(p.n))
 		}
 	case OpNack:
+		p.round = max(p.round, m.M/1000) // its next number goes above the one promised
 		if p.ph == preparing || p.ph == accepting {
 			p.retry(fmt.Sprintf("%s has promised %d, above its %d", p.env.Names[from], m.M, p.n), out)
 		}

@@ -14,8 +14,10 @@
 // side that saw a PreCommit commits while the side that did not aborts. The same
 // code shows both.
 //
-// The model is crash-stop: a process that restarts has forgotten the
-// transaction (nothing is logged), as Skeen's model has it.
+// Participants force their yes vote, their PreCommit and their decision to a log;
+// one that restarts uncertain or pre-committed runs the termination protocol
+// (it may never abort on its own). The coordinator logs nothing: a coordinator
+// that restarts has forgotten the transaction and takes no part in it again.
 //
 // Sources: Dale Skeen, "Nonblocking Commit Protocols" (SIGMOD 1981); Bernstein,
 // Hadzilacos and Goodman, "Concurrency Control and Recovery in Database Systems"

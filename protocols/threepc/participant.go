@@ -76,6 +76,8 @@ func (p *Participant) decided() bool { return p.st == pCommitted || p.st == pAbo
 // Step handles one input.
 func (p *Participant) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
+	case sim.InRestart:
+		p.recover(in.Disk, out)
 	case sim.InTimer:
 		switch in.Timer {
 		case timerWait:
@@ -93,6 +95,9 @@ func (p *Participant) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 }
 
 func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
+	if m.Op == OpCanCommit && p.txn != "" && m.Key != p.txn && p.decided() {
+		p.txn, p.st, p.states = "", pInit, nil // a new transaction; the last one is decided
+	}
 	if p.txn != "" && m.Key != p.txn {
 		return
 	}
@@ -119,11 +124,13 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 			return
 		}
 		p.st = pUncertain
+		p.log(sim.Message{Op: recVoted, Key: m.Key}, out) // a yes survives a crash
 		out.Send(from, sim.Message{Op: OpYes, Key: m.Key})
 		out.SetTimer(timerWait, p.cfg.Timeout)
 	case OpPreCommit:
 		if p.st == pUncertain {
 			p.st = pPreCommitted
+			p.log(sim.Message{Op: recPreCommitted, Key: m.Key}, out)
 			out.SetTimer(timerWait, p.cfg.Timeout)
 		}
 		if p.st == pPreCommitted && from == p.cfg.Coordinator {
@@ -158,9 +165,46 @@ func (p *Participant) finish(d, how string, out *sim.Outputs) {
 	if d == Commit {
 		p.st = pCommitted
 	}
+	p.log(sim.Message{Op: recDecision, Key: p.txn, Value: d}, out)
 	out.CancelTimer(timerWait)
 	out.CancelTimer(timerElect)
 	decide(out, p.txn, d, how)
+}
+
+// Log records, each forced to disk: a participant that recovers uncertain or
+// pre-committed must not abort on its own (Skeen 1981 assumes each site's log).
+const (
+	recVoted        = "VOTED"
+	recPreCommitted = "PRECOMMITTED"
+	recDecision     = "DECISION"
+)
+
+func (p *Participant) log(r sim.Message, out *sim.Outputs) {
+	out.Write(r)
+	out.Fsync()
+}
+
+// recover rebuilds the state from the log; one that is uncertain or
+// pre-committed runs the termination protocol at once.
+func (p *Participant) recover(disk []sim.Message, out *sim.Outputs) {
+	for _, r := range disk {
+		p.txn = r.Key
+		switch r.Op {
+		case recVoted:
+			p.st = pUncertain
+		case recPreCommitted:
+			p.st = pPreCommitted
+		case recDecision:
+			p.st = pAborted
+			if r.Value == Commit {
+				p.st = pCommitted
+			}
+		}
+	}
+	if p.st == pUncertain || p.st == pPreCommitted {
+		out.Observe(sim.Note(p.env.ID, "%s recovers %s from its log: it asks the others", p.env.Name, pStateNames[p.st]))
+		p.terminate(out)
+	}
 }
 
 // terminate starts the termination protocol: ask every other participant for its
@@ -171,8 +215,8 @@ func (p *Participant) terminate(out *sim.Outputs) {
 	for _, q := range p.cfg.Peers {
 		out.Send(q, sim.Message{Op: OpStateReq, Key: p.txn})
 	}
-	out.Observe(sim.Note(p.env.ID, "%s heard nothing for %s while %s: it runs the termination protocol and asks the others for their states",
-		p.env.Name, sim.FormatDuration(p.cfg.Timeout), pStateNames[p.st]))
+	out.Observe(sim.Note(p.env.ID, "%s runs the termination protocol while %s: it asks the others for their states",
+		p.env.Name, pStateNames[p.st]))
 	out.SetTimer(timerElect, p.cfg.StateWait)
 }
 

@@ -43,10 +43,16 @@ func world(seed uint64, gap time.Duration, link sim.Link) *sim.World {
 
 func fixed() sim.Link { return sim.Link{Delay: time.Millisecond} }
 
+// decisions is each process's decision; a process that decides twice,
+// differently, shows as "commit+abort".
 func decisions(tr *sim.Trace) map[string]string {
 	out := map[string]string{}
 	for _, o := range tr.Obs {
 		if o.Kind == sim.ObsDecide {
+			if d := out[tr.Names[o.Proc]]; d != "" && d != o.Name {
+				out[tr.Names[o.Proc]] = d + "+" + o.Name
+				continue
+			}
 			out[tr.Names[o.Proc]] = o.Name
 		}
 	}
@@ -77,9 +83,9 @@ func TestCoordinatorCrashAtEveryPoint(t *testing.T) {
 	}
 }
 
-// Skeen's positive result, over random schedules: with crash-stop failures of
-// the coordinator and one participant (no partitions, no recovery),
-// commit-agreement and nonblocking hold.
+// Skeen's positive result, over random schedules: with crash failures of the
+// coordinator and one participant (which may recover from its log), and no
+// partitions, commit-agreement and nonblocking hold.
 func TestPropertyCrashStopIsNonblockingAndAgrees(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -93,6 +99,11 @@ func TestPropertyCrashStopIsNonblockingAndAgrees(t *testing.T) {
 			pt := time.Duration(rapid.IntRange(100, 3000).Draw(t, "participant_crash_ms")) * time.Millisecond
 			w.Schedule(sim.Time(pt), sim.Action{Kind: sim.ActCrash, Proc: p})
 			desc += fmt.Sprintf(", p%d crash at %s", p, pt)
+			if rapid.Bool().Draw(t, "participant_recovers") { // from its log
+				back := pt + time.Duration(rapid.IntRange(1, 6000).Draw(t, "down_ms"))*time.Millisecond
+				w.Schedule(sim.Time(back), sim.Action{Kind: sim.ActRestart, Proc: p})
+				desc += fmt.Sprintf(", back at %s", back)
+			}
 		}
 		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
 		for _, inv := range []string{"commit-agreement", "nonblocking"} {

@@ -3,6 +3,7 @@ package twopc
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -104,7 +105,12 @@ func (c *Coordinator) begin(txn string, out *sim.Outputs) {
 	clear(c.acked)
 	out.Write(sim.Message{Op: recBegin, Key: txn})
 	out.Fsync()
-	out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: txn, Value: int64(len(c.cfg.Participants))})
+	names := make([]string, len(c.cfg.Participants))
+	for i, p := range c.cfg.Participants {
+		names[i] = c.env.Names[p]
+	}
+	out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: txn,
+		Value: int64(len(c.cfg.Participants)), Text: strings.Join(names, ",")})
 	for _, p := range c.cfg.Participants {
 		out.Send(p, sim.Message{Op: OpPrepare, Key: txn})
 	}

@@ -96,6 +96,9 @@ func (p *Participant) prepare(txn string, out *sim.Outputs) {
 		}
 		return
 	}
+	if p.txn != txn && p.st != pUncertain {
+		p.st = pInit // a new transaction; the last one is decided
+	}
 	p.txn = txn
 	vote := "no"
 	if p.cfg.Vote {

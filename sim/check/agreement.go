@@ -16,9 +16,14 @@ import (
 func commitAgreement(f *facts) Result {
 	decided := map[string][]decision{}
 	yes := map[string]map[sim.ProcID]bool{}
+	members := map[string][]sim.ProcID{} // each transaction's participants, as its begin named them
 	var r Result
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
+		case sim.ObsBegin:
+			if o.Grant == "" {
+				members[o.Lock] = f.txnParticipants(o)
+			}
 		case sim.ObsVote:
 			r.Applicable = true
 			if yes[o.Lock] == nil {
@@ -36,7 +41,11 @@ func commitAgreement(f *facts) Result {
 				}
 			}
 			if o.Name == "commit" {
-				for _, p := range f.participants() {
+				ps, ok := members[o.Lock]
+				if !ok {
+					ps = f.participants()
+				}
+				for _, p := range ps {
 					if !yes[o.Lock][p] {
 						r.Violations = append(r.Violations, violation(o.At,
 							sprintf("%s decides COMMIT %s, but %s did not vote yes", f.name(o.Proc), o.Lock, f.name(p)),
@@ -67,6 +76,23 @@ func sides(f *facts, ds []decision, name string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// txnParticipants are the processes a transaction's begin names (all of role
+// "participant" when it names none).
+func (f *facts) txnParticipants(o *sim.Observation) []sim.ProcID {
+	if o.Text == "" {
+		return f.participants()
+	}
+	var ps []sim.ProcID
+	for _, n := range strings.Split(o.Text, ",") {
+		for i, name := range f.t.Names {
+			if name == n {
+				ps = append(ps, sim.ProcID(i))
+			}
+		}
+	}
+	return ps
 }
 
 // participants are the processes of role "participant".

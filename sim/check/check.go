@@ -197,6 +197,23 @@ func verdict(rs []Result, resource bool) Verdict {
 	return SAFE
 }
 
+// Deciding lists the violated results that decide the verdict: the safety ones
+// that make it UNSAFE (with a protected resource, only the resource invariants),
+// then the liveness ones that make it STUCK.
+func (r *Report) Deciding() []Result {
+	var safety, liveness []Result
+	for i, res := range r.Results {
+		switch {
+		case len(res.Violations) == 0:
+		case invariants[i].kind == Liveness:
+			liveness = append(liveness, res)
+		case !r.Resource || invariants[i].resource:
+			safety = append(safety, res)
+		}
+	}
+	return append(safety, liveness...)
+}
+
 func violation(at sim.Time, detail string, procs ...string) Violation {
 	if procs == nil {
 		procs = []string{}

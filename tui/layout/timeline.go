@@ -311,7 +311,7 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 		set(e.Proc, CellClock, label)
 	case sim.EvClockDrift:
 		set(e.Proc, CellClock, "drift")
-	case sim.EvPartition, sim.EvHeal:
+	case sim.EvPartition, sim.EvHeal, sim.EvLink:
 		if a := e.Action; a >= 0 && int(a) < len(tl.t.Actions) {
 			act := &tl.t.Actions[a]
 			for _, p := range append(append([]sim.ProcID{}, act.A...), act.B...) {

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pkg/errors"
+
+	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/tui"
+)
+
+// exploreOptions are explore's flags.
+type exploreOptions struct {
+	faults, invariants, shard, out, format string
+	runs, maxFaults, shrinkRuns            int
+	budget                                 time.Duration
+	seed                                   uint64
+	liveness, swarm, determinism           bool
+}
+
+// exploreSummary is the final report, as JSON prints it (docs/explore.md).
+type exploreSummary struct {
+	Target      string           `json:"target"`
+	Faults      []string         `json:"faults"`
+	Shard       string           `json:"shard"`
+	FirstSeed   uint64           `json:"first_seed"`
+	LastSeed    uint64           `json:"last_seed"`
+	Runs        int              `json:"runs"`
+	ElapsedS    float64          `json:"elapsed_s"`
+	RunsPerS    float64          `json:"runs_per_s"`
+	Violations  []foundViolation `json:"violations"`
+	Mismatches  []uint64         `json:"determinism_mismatches"`
+	StoppedBy   string           `json:"stopped_by"`
+	Determinism bool             `json:"determinism_checked"`
+}
+
+type foundViolation struct {
+	Seed         uint64   `json:"seed"`
+	Broken       []string `json:"broken"`
+	Detail       string   `json:"detail"`
+	FaultsBefore int      `json:"faults_before"`
+	Faults       int      `json:"faults"`
+	ShrinkRuns   int      `json:"shrink_runs"`
+	ShrinkS      float64  `json:"shrink_s"`
+	File         string   `json:"file"`
+	Replays      bool     `json:"replays"`
+}
+
+func cmdExplore(args []string, stdout, stderr io.Writer) error {
+	var o exploreOptions
+	fs := newFlagSet("explore", "explore PRESET|FILE [flags]", `
+Draws random fault schedules over a preset (`+strings.Join(explore.Presets(), ", ")+`)
+or over a scenario file used as a template (its topology, parameters and
+workload; its own faults are dropped), runs each, and checks the invariants.
+When a run breaks one, the schedule is shrunk to the faults that matter and
+written to --out as a scenario file you can replay with locksim run or tui.
+Exit 0 when nothing broke, 1 when a violation (or a determinism mismatch) was
+found, 2 on bad input.`)
+	fs.StringVar(&o.faults, "faults", "", "faults to draw, comma-separated: "+kindNames()+" (default: all the template has targets for)")
+	fs.IntVar(&o.runs, "runs", 0, "number of runs (0: until the budget)")
+	fs.DurationVar(&o.budget, "budget", 10*time.Second, "wall-clock time to explore for (with --runs 0)")
+	fs.Uint64Var(&o.seed, "seed", 1, "the first seed")
+	fs.StringVar(&o.invariants, "invariants", "", "invariants to check, comma-separated (default: those that decide the verdict)")
+	fs.BoolVar(&o.liveness, "liveness", false, "add a heal phase after the faults and demand progress within the bound")
+	fs.BoolVar(&o.swarm, "swarm", false, "swarm mode: each seed draws its own fault mix and count first")
+	fs.IntVar(&o.maxFaults, "max-faults", 4, "at most this many faults per schedule")
+	fs.StringVar(&o.shard, "shard", "1/1", "run shard i of n: seeds first+i-1, first+i-1+n, ...")
+	fs.StringVar(&o.out, "out", ".", "directory to write found scenarios to")
+	fs.StringVar(&o.format, "format", "text", "summary format: text or json")
+	fs.IntVar(&o.shrinkRuns, "shrink-runs", 1000, "at most this many runs to shrink a failure")
+	fs.BoolVar(&o.determinism, "check-determinism", false, "run every seed twice and compare the trace hashes")
+	pos, err := parseFlags(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(explore.Presets(), ", "))
+	}
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	cfg, err := exploreConfig(pos[0], &o)
+	if err != nil {
+		return err
+	}
+	shard, of, err := parseShard(o.shard)
+	if err != nil {
+		return err
+	}
+	if o.runs < 0 || o.maxFaults < 1 || o.budget <= 0 {
+		return usagef("--runs must be 0 or more, --max-faults 1 or more, --budget more than 0")
+	}
+	sum := exploreSummary{Target: pos[0], Shard: o.shard, FirstSeed: o.seed + uint64(shard-1), Determinism: o.determinism,
+		Violations: []foundViolation{}, Mismatches: []uint64{}}
+	for _, k := range cfg.Space.Menu {
+		sum.Faults = append(sum.Faults, string(k))
+	}
+	prog := newProgress(stderr, tui.IsTerminal(os.Stderr), o)
+	start := time.Now()
+	seed := sum.FirstSeed
+	for ; ; seed += uint64(of) {
+		if o.runs > 0 && sum.Runs >= o.runs {
+			sum.StoppedBy = "runs"
+			break
+		}
+		if o.runs == 0 && time.Since(start) >= o.budget {
+			sum.StoppedBy = "budget"
+			break
+		}
+		out, err := cfg.Explore(seed)
+		if err != nil {
+			return err
+		}
+		sum.Runs++
+		sum.LastSeed = seed
+		if o.determinism {
+			again, err := cfg.Explore(seed)
+			if err != nil {
+				return err
+			}
+			if again.Hash != out.Hash {
+				sum.Mismatches = append(sum.Mismatches, seed)
+				fmt.Fprintf(stderr, "locksim explore: seed %d is not deterministic: trace %s then %s\n", seed, out.Hash[:12], again.Hash[:12])
+			}
+		}
+		prog.update(sum.Runs, len(sum.Violations), time.Since(start))
+		if out.Failed() {
+			v, err := shrinkAndWrite(cfg, out, &o, pos[0], sum.Runs, stderr)
+			if err != nil {
+				return err
+			}
+			sum.Violations = append(sum.Violations, v)
+			sum.StoppedBy = "violation"
+			break
+		}
+	}
+	prog.done()
+	sum.ElapsedS = time.Since(start).Seconds()
+	if sum.ElapsedS > 0 {
+		sum.RunsPerS = float64(sum.Runs) / sum.ElapsedS
+	}
+	if err := writeSummary(stdout, &sum, o.format); err != nil {
+		return err
+	}
+	if len(sum.Violations) > 0 || len(sum.Mismatches) > 0 {
+		return failError{errorf("explore found %d violation(s) and %d determinism mismatch(es)", len(sum.Violations), len(sum.Mismatches))}
+	}
+	return nil
+}
+
+func kindNames() string {
+	s := make([]string, len(explore.Kinds))
+	for i, k := range explore.Kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
+}
+
+// exploreConfig loads the target and reads the flags that shape the search.
+func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
+	var tpl *explore.Template
+	if st, err := os.Stat(target); err == nil && !st.IsDir() {
+		src, err := os.ReadFile(target)
+		if err != nil {
+			return nil, errors.Wrapf(err, "reading %s", target)
+		}
+		if tpl, err = explore.FromSource(target, string(src)); err != nil {
+			return nil, usageError{err}
+		}
+	} else if tpl, err = explore.Preset(target); err != nil {
+		return nil, usageError{errors.Wrap(err, "explore: "+target+" is neither a file nor a preset")}
+	}
+	cfg := &explore.Config{Template: tpl, Liveness: o.liveness, Hash: o.determinism,
+		Space: explore.Space{Menu: explore.Kinds, MaxFaults: o.maxFaults, Swarm: o.swarm}}
+	if o.faults != "" {
+		menu, err := explore.ParseKinds(o.faults)
+		if err != nil {
+			return nil, usageError{errors.Wrap(err, "--faults")}
+		}
+		cfg.Space.Menu = menu
+	}
+	if len(cfg.Space.Usable(tpl)) == 0 {
+		return nil, usagef("--faults %s: the template has nothing these faults can hit", o.faults)
+	}
+	cfg.Space.Menu = cfg.Space.Usable(tpl)
+	if o.invariants != "" {
+		for _, n := range strings.Split(o.invariants, ",") {
+			if !contains(check.Names(), n) {
+				return nil, usagef("--invariants: unknown invariant %q (invariants are: %s)", n, strings.Join(check.Names(), ", "))
+			}
+			cfg.Invariants = append(cfg.Invariants, n)
+		}
+	}
+	return cfg, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+// parseShard reads --shard i/n.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, usagef("--shard %q: expected i/n with 1 <= i <= n, like 1/4", s)
+	}
+	return i, n, nil
+}
+
+// shrinkAndWrite shrinks a failure, writes it as a scenario, and checks that the
+// file replays to the same violation.
+func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions, target string, runs int, stderr io.Writer) (foundViolation, error) {
+	start := time.Now()
+	small, shrinkRuns, err := cfg.Shrink(out, o.shrinkRuns)
+	if err != nil {
+		return foundViolation{}, err
+	}
+	v := foundViolation{Seed: out.Seed, Broken: small.Broken, Detail: small.Detail, FaultsBefore: len(out.Schedule),
+		Faults: len(small.Schedule), ShrinkRuns: shrinkRuns, ShrinkS: time.Since(start).Seconds()}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return v, errors.Wrapf(err, "creating --out %s", o.out)
+	}
+	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
+	v.File = filepath.Join(o.out, fmt.Sprintf("found-%s-seed%d%s", name, out.Seed, scenarios.Ext))
+	cmd := fmt.Sprintf("locksim explore %s --seed %d", target, out.Seed)
+	if o.faults != "" {
+		cmd += " --faults " + o.faults
+	}
+	if o.liveness {
+		cmd += " --liveness"
+	}
+	src := cfg.Scenario(small, explore.Found{Command: cmd, Runs: runs, Original: len(out.Schedule), ShrinkRuns: shrinkRuns}, v.File)
+	if err := os.WriteFile(v.File, []byte(src), 0o644); err != nil {
+		return v, errors.Wrapf(err, "writing %s", v.File)
+	}
+	// The file must reproduce what was found.
+	s, err := scenarios.Parse(v.File, src)
+	if err != nil {
+		return v, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", v.File)
+	}
+	v.Replays = scenarios.Run(s, scenarios.RunOptions{}).OK()
+	if !v.Replays {
+		fmt.Fprintf(stderr, "locksim explore: %s does not reproduce its violation on replay (a bug)\n", v.File)
+	}
+	return v, nil
+}
+
+func writeSummary(w io.Writer, s *exploreSummary, format string) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	fmt.Fprintf(w, "explore %s: %d runs in %.1fs (%.0f runs/s), seeds %d..%d (shard %s), faults %s\n",
+		s.Target, s.Runs, s.ElapsedS, s.RunsPerS, s.FirstSeed, s.LastSeed, s.Shard, strings.Join(s.Faults, ","))
+	if s.Determinism {
+		fmt.Fprintf(w, "determinism: %d seed(s) gave different traces on a second run\n", len(s.Mismatches))
+	}
+	if len(s.Violations) == 0 {
+		fmt.Fprintln(w, "no violation found")
+		return nil
+	}
+	for _, v := range s.Violations {
+		fmt.Fprintf(w, "VIOLATION at seed %d: %s\n  %s\n", v.Seed, strings.Join(v.Broken, ", "), v.Detail)
+		fmt.Fprintf(w, "shrunk from %d to %d fault(s) in %d runs (%.2fs)\n", v.FaultsBefore, v.Faults, v.ShrinkRuns, v.ShrinkS)
+		fmt.Fprintf(w, "wrote %s\nreplay: locksim run %s\n        locksim tui %s\n", v.File, v.File, v.File)
+	}
+	return nil
+}
+
+// progress shows how the exploration goes: a live line on a terminal, a plain
+// line every few seconds otherwise.
+type progress struct {
+	w        io.Writer
+	live     bool
+	last     time.Time
+	budget   time.Duration
+	runs     int
+	lastLine int
+}
+
+func newProgress(w io.Writer, live bool, o exploreOptions) *progress {
+	return &progress{w: w, live: live, last: time.Now(), budget: o.budget, runs: o.runs}
+}
+
+func (p *progress) update(runs, violations int, elapsed time.Duration) {
+	every := 5 * time.Second
+	if p.live {
+		every = 200 * time.Millisecond
+	}
+	if time.Since(p.last) < every {
+		return
+	}
+	p.last = time.Now()
+	target := fmt.Sprintf("%s of %s", elapsed.Round(time.Second), p.budget)
+	if p.runs > 0 {
+		target = fmt.Sprintf("%d of %d runs", runs, p.runs)
+	}
+	line := fmt.Sprintf("explore: %d runs, %.0f runs/s, %d violation(s), %s", runs, float64(runs)/elapsed.Seconds(), violations, target)
+	if p.live {
+		fmt.Fprintf(p.w, "\r%-*s", p.lastLine, line)
+		p.lastLine = len(line)
+		return
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *progress) done() {
+	if p.live && p.lastLine > 0 {
+		fmt.Fprintf(p.w, "\r%*s\r", p.lastLine, "")
+	}
+}

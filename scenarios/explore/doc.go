@@ -1,0 +1,19 @@
+// Package explore draws random fault schedules over a scenario template, runs
+// them, and shrinks a schedule that breaks an invariant to the few faults that
+// matter, written back out as a scenario a person can read and replay.
+//
+// The schedule is data: a list of faults (which, when, on which process, how
+// long, how far), drawn from the run's seed alone and rendered as lines of the
+// scenario language, so that the run, the shrinking and the file written out
+// are the same thing. Nothing random hides inside the simulator.
+//
+// The shrinker is written here rather than borrowed from rapid: rapid takes its
+// settings from process-wide test flags and writes failure files under
+// testdata/, which suits `go test` properties and not a command-line explorer.
+// It removes faults by delta debugging (Zeller and Hildebrandt, "Simplifying and
+// Isolating Failure-Inducing Input", 2002), then halves each fault's duration
+// and magnitude, keeping every change that still breaks the same invariants.
+//
+// May import: sim, sim/check, scenarios. No wall time here: budgets and
+// progress belong to the command line.
+package explore

@@ -1,0 +1,129 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
+)
+
+// Config is what an exploration checks, and how.
+type Config struct {
+	Template *Template
+	Space    Space
+	// Invariants to check; empty: whatever decides the verdict (safety, and
+	// liveness with Liveness).
+	Invariants []string
+	// Liveness adds a heal phase after the faults and judges progress within the
+	// bound after it.
+	Liveness bool
+	// Hash records each run's trace hash (for the determinism check; it costs
+	// more than the run).
+	Hash bool
+}
+
+// Outcome is one run of one schedule.
+type Outcome struct {
+	Seed     uint64
+	Schedule Schedule
+	Broken   []string // the invariants it broke (empty: none)
+	Detail   string   // the first violation, in words
+	At       sim.Time // when
+	Verdict  check.Verdict
+	Hash     string // the trace's hash, with Config.Hash
+	Events   int
+}
+
+// Failed reports whether the run broke what the exploration checks.
+func (o *Outcome) Failed() bool { return len(o.Broken) > 0 }
+
+// end is where a run stops: the template's horizon, or with liveness, the bound
+// after it.
+func (c *Config) end() time.Duration {
+	if c.Liveness {
+		return c.Template.Horizon + c.Template.Bound + time.Second
+	}
+	return c.Template.Horizon
+}
+
+// Source is the scenario text of a run of schedule s with seed: the template, the
+// faults, the heal phase, the end.
+func (c *Config) Source(seed uint64, s Schedule, comments bool) string {
+	var b strings.Builder
+	b.WriteString(c.Template.Body)
+	fmt.Fprintf(&b, "\nseed %d\n", seed)
+	if len(s) > 0 {
+		b.WriteString("\n")
+	}
+	for _, f := range s {
+		if comments {
+			b.WriteString("# " + f.String() + ".\n")
+		}
+		for _, l := range f.lines(c.Template.others(f.Proc)) {
+			b.WriteString(l + "\n")
+		}
+	}
+	if c.Liveness {
+		h := ms(c.Template.Horizon)
+		if comments {
+			b.WriteString("\n# The heal phase: every fault is over, every clock runs true again.\n")
+		}
+		b.WriteString("at " + h + " heal\n")
+		for _, f := range s {
+			if f.Kind == Drift {
+				b.WriteString("at " + h + " clock-drift " + f.Proc + " 0\n")
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\nrun until=%s\n", ms(c.end()))
+	return b.String()
+}
+
+// Try runs schedule s with seed and judges it.
+func (c *Config) Try(seed uint64, s Schedule) (Outcome, error) {
+	src := c.Source(seed, s, false)
+	sc, err := scenarios.Parse(c.Template.Name, src)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("explore: a drawn schedule does not parse (a bug): %w\n%s", err, src)
+	}
+	r := scenarios.Run(sc, scenarios.RunOptions{})
+	o := Outcome{Seed: seed, Schedule: s, Verdict: r.Report.Verdict, Events: r.Trace.Len()}
+	if c.Hash {
+		o.Hash = r.Trace.Hash()
+	}
+	for _, res := range c.judged(&r.Report) {
+		o.Broken = append(o.Broken, res.Name)
+		if o.Detail == "" {
+			o.Detail, o.At = res.Violations[0].Detail, res.Violations[0].At
+		}
+	}
+	return o, nil
+}
+
+// judged lists the violated results the exploration counts.
+func (c *Config) judged(rep *check.Report) []check.Result {
+	var out []check.Result
+	if len(c.Invariants) > 0 {
+		for _, r := range rep.Results {
+			if len(r.Violations) > 0 && slices.Contains(c.Invariants, r.Name) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	for _, r := range rep.Deciding() {
+		if r.Kind == check.Safety || c.Liveness {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Explore draws and runs the schedule of seed.
+func (c *Config) Explore(seed uint64) (Outcome, error) {
+	return c.Try(seed, c.Space.Draw(c.Template, seed))
+}

@@ -1,0 +1,145 @@
+package explore
+
+import (
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/scenarios"
+)
+
+//go:embed presets/*.scn
+var presetFS embed.FS
+
+// Template is what the faults are drawn over: a scenario's topology, parameters
+// and workload, without its faults, expectations, seed or end.
+type Template struct {
+	Name     string // the preset's name, or the file's path
+	Header   string // its opening comment paragraph
+	Body     string // scenario lines
+	Procs    []scenarios.Process
+	Horizon  time.Duration // faults fall before it: the template's run until=
+	Bound    time.Duration
+	Protocol string
+	replicas []string // redis nodes declared replica-of (failover targets)
+}
+
+// Presets lists the preset names.
+func Presets() []string {
+	entries, _ := presetFS.ReadDir("presets")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), scenarios.Ext))
+	}
+	return out
+}
+
+// Preset loads a named preset.
+func Preset(name string) (*Template, error) {
+	src, err := presetFS.ReadFile("presets/" + name + scenarios.Ext)
+	if err != nil {
+		return nil, fmt.Errorf("no preset %q (presets are: %s)", name, strings.Join(Presets(), ", "))
+	}
+	return FromSource(name, string(src))
+}
+
+// faultVerbs are the actions a template loses: explore draws its own.
+var faultVerbs = []string{"crash", "power-loss", "shutdown", "restart", "pause", "resume", "clock-jump",
+	"clock-drift", "partition", "heal", "link", "failover"}
+
+// FromSource makes a template of a scenario's text: its lines without faults
+// (and the comments just before them), expectations, seed and run line. The
+// faults are drawn; the rest is kept as written.
+func FromSource(name, src string) (*Template, error) {
+	s, err := scenarios.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	t := &Template{Name: name, Procs: s.Processes(), Bound: s.Bound, Protocol: s.Protocol, Horizon: s.Until}
+	if t.Horizon == 0 {
+		t.Horizon = 10 * time.Second
+	}
+	if t.Horizon < 100*time.Millisecond {
+		t.Horizon = 100 * time.Millisecond
+	}
+	var kept, comments []string
+	lines := strings.Split(src, "\n")
+	for len(lines) > 0 && (strings.HasPrefix(strings.TrimSpace(lines[0]), "#") || strings.TrimSpace(lines[0]) == "") {
+		t.Header += lines[0] + "\n"
+		lines = lines[1:]
+	}
+	for _, ln := range lines {
+		f := strings.Fields(ln)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+			comments = append(comments, ln)
+			continue
+		case f[0] == "expect" || f[0] == "run" || f[0] == "seed":
+			comments = nil
+			continue
+		case f[0] == "at" && len(f) > 2 && slices.Contains(faultVerbs, f[2]),
+			f[0] == "when" && isFaultTrigger(f):
+			comments = nil // the fault and what narrated it go
+			continue
+		case f[0] == "node" && slices.Contains(f, "redis") && strings.Contains(ln, "replica-of="):
+			t.replicas = append(t.replicas, f[1])
+		}
+		kept = append(kept, comments...)
+		kept = append(kept, ln)
+		comments = nil
+	}
+	t.Body = strings.TrimRight(strings.Join(kept, "\n"), "\n") + "\n"
+	return t, nil
+}
+
+func isFaultTrigger(f []string) bool {
+	i := slices.Index(f, "then")
+	return i >= 0 && i+1 < len(f) && slices.Contains(faultVerbs, f[i+1])
+}
+
+// targets lists the processes a fault kind can hit, and for link faults the
+// pairs.
+func (t *Template) targets(k Kind) (procs []string, pairs [][2]string) {
+	var nodes, clients []string
+	for _, p := range t.Procs {
+		switch p.Decl {
+		case "node":
+			nodes = append(nodes, p.Name)
+		case "client":
+			clients = append(clients, p.Name)
+		}
+	}
+	switch k {
+	case Crash, Pause, ClockJump, Drift, Partition:
+		return append(slices.Clone(nodes), clients...), nil
+	case RestartEmpty:
+		return nodes, nil
+	case Failover:
+		return t.replicas, nil
+	case Loss, Duplicate, Delay:
+		all := append(slices.Clone(nodes), clients...)
+		for i, a := range all {
+			for _, b := range all[i+1:] {
+				if slices.Contains(clients, a) && slices.Contains(clients, b) {
+					continue // clients do not talk to each other
+				}
+				pairs = append(pairs, [2]string{a, b})
+			}
+		}
+		return nil, pairs
+	}
+	return nil, nil
+}
+
+// others lists every process but p (a partition's other side).
+func (t *Template) others(p string) []string {
+	var out []string
+	for _, q := range t.Procs {
+		if q.Name != p && q.Decl != "resource" {
+			out = append(out, q.Name)
+		}
+	}
+	return out
+}

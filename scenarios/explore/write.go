@@ -1,0 +1,47 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Found is how a failing schedule was found and shrunk, for the file's header.
+type Found struct {
+	Command    string // the command line that found it
+	Runs       int    // runs until it was found
+	Original   int    // faults before shrinking
+	ShrinkRuns int
+}
+
+// Scenario writes a failing outcome as a scenario file: a narration that names
+// each fault and what breaks, the template, the faults, and expect lines that
+// pin the violation. Replaying it reproduces the run exactly.
+func (c *Config) Scenario(o Outcome, f Found, file string) string {
+	var b strings.Builder
+	line := func(format string, a ...any) {
+		b.WriteString(strings.TrimRight("# "+fmt.Sprintf(format, a...), " ") + "\n")
+	}
+	line("%s breaks %s: found by exploration, shrunk to %d fault(s).", c.Template.Name, strings.Join(o.Broken, " and "), len(o.Schedule))
+	line("")
+	line("Found by `%s` after %d run(s) (seed %d), shrunk from %d faults in %d more runs.", f.Command, f.Runs, o.Seed, f.Original, f.ShrinkRuns)
+	line("The workload is the %s template's; the faults are these:", c.Template.Name)
+	for _, ft := range o.Schedule {
+		line("  - %s;", ft)
+	}
+	at := o.At.String()
+	line("and at %s, %s.", at, o.Detail)
+	if c.Liveness {
+		line("After the faults every process runs and every link is healed again (the heal phase), so only the protocol can be to blame for a lack of progress.")
+	}
+	line("")
+	line("Replay it: locksim run %s", file)
+	line("Step through it: locksim tui %s", file)
+	b.WriteString("\n")
+	body := c.Source(o.Seed, o.Schedule, true)
+	b.WriteString(body)
+	for _, inv := range o.Broken {
+		fmt.Fprintf(&b, "expect violated %s\n", inv)
+	}
+	fmt.Fprintf(&b, "expect verdict %s\n", o.Verdict)
+	return b.String()
+}
