@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -57,9 +58,11 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
 	}
-	if t, ok := a.kv["retry-max"]; ok && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
-		a.fail(t.col, "retry-max="+t.text+" is less than retry-delay "+sim.FormatDuration(cfg.Retry.Delay),
-			"exponential backoff doubles the delay up to retry-max: write retry-max=10s")
+	for _, key := range []string{"retry-max", "retry-delay"} {
+		if t, ok := a.kv[key]; ok && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
+			a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
+				"exponential backoff doubles the delay up to retry-max: write retry-max=10s, or more than retry-delay")
+		}
 	}
 	if t, ok := a.kv["retry-delay"]; ok && cfg.Retry.Delay <= 0 && a.first == nil {
 		a.fail(t.col, "retry-delay must be more than 0", "a client that retries at once floods the database: write retry-delay=100ms")

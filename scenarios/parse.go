@@ -371,7 +371,7 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 			id, err := p.proc(ln.num, token{n, t.col})
 			if err == nil && p.s.procs[id].kind.name != wantKind {
 				err = p.err(ln.num, t.col, key+"="+t.text+": "+n+" is not "+article(wantKind)+" "+wantKind+" process",
-					"declare one with: node NAME "+wantKind)
+					"declare one with: "+declOf(wantKind)+" NAME "+wantKind)
 			}
 			if err == nil && slices.Contains(ids, id) {
 				err = p.err(ln.num, t.col, key+"="+t.text+" names "+n+" twice", "name each process once")
@@ -410,6 +410,16 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 		refErr = p.err(ln.num, t.col, ln.toks[1].text+" cannot replicate itself", "name its master: replica-of=MASTER")
 	}
 	return refErr
+}
+
+// declOf is the declaring command of a kind (node, client or resource).
+func declOf(kindName string) string {
+	for _, k := range kinds {
+		if k.name == kindName {
+			return k.decl
+		}
+	}
+	return "node"
 }
 
 // article is "an" before a vowel sound ("an etcd process"), else "a".

@@ -86,7 +86,7 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{agreeBase + "node p2 2pc-participant coordinator=co termination=cooperative\n", "t.scn:5:40: termination=cooperative needs peers=", "peers=p2,p3"},
 		{agreeBase + "client co2 2pc-coordinator participants=p1 timeout=0\n", "t.scn:5:44: timeout must be more than 0", "1.000s"},
 		{agreeBase + "node a2 paxos-acceptor persistence=sometimes\n", "t.scn:5:24: persistence=sometimes is not a choice", "always, none"},
-		{dbBase + "client c2 db-lock server=db retry=exponential retry-max=50ms\n", "t.scn:5:47: retry-max=50ms is less than retry-delay 0.100s", "doubles"},
+		{dbBase + "client c2 db-lock server=db retry=exponential retry-max=50ms\n", "t.scn:5:47: retry-max 0.050s is less than retry-delay 0.100s", "doubles"},
 		{dbBase + "node db2 db rows=L,2x\n", "t.scn:5:13: rows=L,2x is not a list of row names", "rows=L,M"},
 		{dbBase + "at 1s c1 update L\n", "t.scn:5:10: c1 is not a db-lock client", "mode=cas"},
 		{etcdBase + "client c2 etcd-lock members=c1\n", "t.scn:5:21: members=c1: c1 is not an etcd process", "node NAME etcd"},

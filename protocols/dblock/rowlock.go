@@ -190,5 +190,8 @@ func (n *Node) TimerName(id sim.TimerID) string {
 	if id == timerConns {
 		return "connection check"
 	}
+	if id > timerConns {
+		return "lease lapse"
+	}
 	return "lock wait timeout"
 }

@@ -91,10 +91,10 @@ func (s *stmt) String() string {
 		if !s.DBNow {
 			now = sim.FormatDuration(time.Duration(s.Now) * time.Millisecond)
 		}
-		return fmt.Sprintf("locks SET owner='%s', locked_until=%s+%s WHERE name='%s' AND (locked_until < %s OR owner='%s')%s",
+		return fmt.Sprintf("locks SET owner='%s', locked_until=%s+%s WHERE name='%s' AND (locked_until IS NULL OR locked_until < %s OR owner='%s')%s",
 			s.Owner, now, sim.FormatDuration(s.TTL), s.Row, now, s.Owner, ret)
 	case stUnlease:
-		return fmt.Sprintf("locks SET locked_until=0 WHERE name='%s' AND owner='%s'", s.Row, s.Owner)
+		return fmt.Sprintf("locks SET locked_until=NULL WHERE name='%s' AND owner='%s'", s.Row, s.Owner)
 	case stForUpdate:
 		return fmt.Sprintf("* FROM locks WHERE name='%s' FOR UPDATE%s", s.Row, ret)
 	case stCommit:

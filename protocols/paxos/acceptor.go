@@ -57,10 +57,13 @@ func (a *Acceptor) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 			a.promised = m.N
 			a.persist(out)
 		}
-		r := sim.Message{Op: OpPromise, Value: a.accV}.WithN(m.N)
+		// The promise carries the highest proposal it accepted (M) and its value.
+		r := sim.Message{Op: OpPromise, Value: a.accV, N: m.N, M: a.accN, Opts: fmt.Sprintf("%d, nothing accepted", m.N)}
 		if a.accN > 0 {
-			r = r.WithM(a.accN) // the highest proposal it accepted, and its value
+			r.Opts = fmt.Sprintf("%d, having accepted %s under %d", m.N, a.accV, a.accN)
+			r.Value = ""
 		}
+		r.Body = promiseValue(a.accV)
 		out.Send(from, r)
 	case OpAccept:
 		if m.N < a.promised {
@@ -77,7 +80,7 @@ func (a *Acceptor) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 
 func (a *Acceptor) nack(to sim.ProcID, n int64, out *sim.Outputs) {
 	if a.cfg.Nack {
-		out.Send(to, sim.Message{Op: OpNack}.WithN(n).WithM(a.promised))
+		out.Send(to, sim.Message{Op: OpNack, N: n, M: a.promised, Opts: fmt.Sprintf("%d: promised %d", n, a.promised)})
 	}
 }
 
@@ -95,3 +98,7 @@ func (a *Acceptor) Describe() string {
 	}
 	return fmt.Sprintf("promised %d, accepted %s under %d", a.promised, a.accV, a.accN)
 }
+
+// promiseValue carries a promise's accepted value without showing it twice in
+// the log (the text already names it).
+type promiseValue string

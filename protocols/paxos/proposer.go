@@ -136,8 +136,8 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		p.promises[from] = true
-		if m.HasM && m.M > p.bestN {
-			p.bestN, p.bestV = m.M, m.Value
+		if m.M > p.bestN {
+			p.bestN, p.bestV = m.M, string(m.Body.(promiseValue))
 		}
 		if len(p.promises) < p.majority() {
 			return

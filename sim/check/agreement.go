@@ -183,8 +183,9 @@ func nonblocking(f *facts) Result {
 		}
 		if len(stuck) > 0 {
 			r.Violations = append(r.Violations, violation(deadline,
-				sprintf("%s began at %s and %s later %s still undecided", tx.name, tx.begun,
-					sim.FormatDuration(f.bound()), strings.Join(stuck, ", ")), stuckNames(stuck)...))
+				sprintf("%s began at %s, and %s later %s %s still undecided", tx.name, tx.begun,
+					sim.FormatDuration(f.bound()), strings.Join(stuck, ", "), map[bool]string{true: "is", false: "are"}[len(stuck) == 1]),
+				stuckNames(stuck)...))
 		}
 	}
 	if len(short) > 0 {

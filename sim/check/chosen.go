@@ -76,7 +76,7 @@ func oneValueChosen(f *facts) Result {
 			r.Violations = append(r.Violations, violation(c.at,
 				sprintf("%s is chosen for %s under proposal %d (accepted by %s of %d acceptors), but %s was chosen at %s under proposal %d (accepted by %s)",
 					c.value, decree, c.n, strings.Join(c.by, ", "), c.acceptors, first.value, first.at, first.n, strings.Join(first.by, ", ")),
-				append(slices.Clone(first.by), c.by...)...).at(c.event))
+				slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(first.by), c.by...))))...).at(c.event))
 		}
 	}
 	return r
