@@ -157,10 +157,12 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	}
 }
 
-// inTxn: a for-update client has a transaction open while it waits for the row
-// and while it holds it.
+// inTxn: the client waits for an answer, or (for-update) holds the row in an
+// open transaction. Either way it keeps its connection alive with pings: an
+// answer lost, a server that restarted or one that rolled the transaction back
+// shows there.
 func (c *Client) inTxn() bool {
-	return c.cfg.Mode == ModeForUpdate && (c.st == trying || c.st == holding)
+	return c.st == trying || c.st == reading || c.st == updating || c.cfg.Mode == ModeForUpdate && c.st == holding
 }
 
 // ping keeps a transaction's connection alive and finds out when it is gone.
@@ -184,8 +186,10 @@ func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch {
 	case c.dbLife >= 0 && m.N != c.dbLife:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" restarted", out)
-	case m.M == 0:
+	case m.M == 0 && c.cfg.Mode == ModeForUpdate:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" closed the connection", out)
+	case m.M == 0: // an autocommit statement is answered at once: its answer was lost
+		c.connectionLost(now, "no answer from "+c.env.Names[c.cfg.Server]+", which has nothing pending", out)
 	default:
 		c.dbLife = m.N
 	}
@@ -235,6 +239,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
 	s := &stmt{Row: c.lock, Owner: c.grant, Fence: c.cfg.Fencing}
 	c.st = trying
+	c.lastPong, c.dbLife = now.Mono, -1
 	switch c.cfg.Mode {
 	case ModeInsert:
 		s.Kind = stInsert
@@ -244,8 +249,6 @@ func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
 		c.sentMono = now.Mono
 	case ModeForUpdate:
 		s.Kind = stForUpdate
-		c.lastPong, c.dbLife = now.Mono, -1
-		out.SetTimer(timerPing, c.cfg.Keepalive)
 	case ModeCAS:
 		s = &stmt{Kind: stRead, Row: c.lock}
 		c.st = reading
@@ -258,6 +261,9 @@ func (c *Client) send(s *stmt, out *sim.Outputs) {
 	m := s.message()
 	m.ID = c.reqID
 	out.Send(c.cfg.Server, m)
+	if s.Kind != stCommit && s.Kind != stDelete && s.Kind != stUnlease {
+		out.SetTimer(timerPing, c.cfg.Keepalive)
+	}
 	if c.cfg.Timeout > 0 {
 		out.SetTimer(timerTimeout, c.cfg.Timeout)
 	}

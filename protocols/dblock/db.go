@@ -33,6 +33,7 @@ type row struct {
 	Owner   sim.ProcID // the client whose row this is (NoProc: nobody's)
 	Grant   string     // its owner column ("c1#1")
 	Leased  bool       // locked_until is set (NULL otherwise)
+	DBClock bool       // locked_until was computed by the database's now()
 	Until   int64      // locked_until in ms, on the clock that wrote it
 	Version int64
 	Value   int64
@@ -188,7 +189,7 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 			n.ended(s.Row, r, n.env.ID, sim.ReasonExpired, "its locked_until had passed by "+whose+"'s clock", out)
 		}
 		nr := *r
-		nr.Owner, nr.Grant, nr.Leased, nr.Until = from, s.Owner, true, t+s.TTL.Milliseconds()
+		nr.Owner, nr.Grant, nr.Leased, nr.Until, nr.DBClock = from, s.Owner, true, t+s.TTL.Milliseconds(), s.DBNow
 		tok := n.commit(s.Row, &nr, s.Fence, out)
 		n.grant(from, s.Row, s.Owner, s.TTL, tok, s.Fence, out)
 		if s.DBNow {
@@ -202,7 +203,7 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 		}
 		n.ended(s.Row, r, from, sim.ReasonReleased, "", out)
 		nr := *r
-		nr.Leased, nr.Until = false, 0
+		nr.Owner, nr.Grant, nr.Leased, nr.Until = sim.NoProc, "", false, 0 // owner and locked_until set to NULL
 		n.commit(s.Row, &nr, false, out)
 		reply(rows(OpUpdate, "1", 1, 0, false))
 	case stForUpdate:
@@ -355,6 +356,9 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 		if r := n.rows[name]; r.Owner != sim.NoProc && r.Grant != "" {
 			out.Observe(sim.Observation{Kind: sim.ObsStored, Client: r.Owner, By: sim.NoProc, Lock: name, Grant: r.Grant,
 				Reason: "recovered"})
+			if r.Leased && r.DBClock {
+				n.watchLapse(name, r.Until, out) // its lapse is still to be told
+			}
 		}
 	}
 	if n.env.Incarnation > 0 {

@@ -94,7 +94,7 @@ func (s *stmt) String() string {
 		return fmt.Sprintf("locks SET owner='%s', locked_until=%s+%s WHERE name='%s' AND (locked_until IS NULL OR locked_until < %s OR owner='%s')%s",
 			s.Owner, now, sim.FormatDuration(s.TTL), s.Row, now, s.Owner, ret)
 	case stUnlease:
-		return fmt.Sprintf("locks SET locked_until=NULL WHERE name='%s' AND owner='%s'", s.Row, s.Owner)
+		return fmt.Sprintf("locks SET owner=NULL, locked_until=NULL WHERE name='%s' AND owner='%s'", s.Row, s.Owner)
 	case stForUpdate:
 		return fmt.Sprintf("* FROM locks WHERE name='%s' FOR UPDATE%s", s.Row, ret)
 	case stCommit:

@@ -1,6 +1,7 @@
 package explore_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/locksim/locksim/scenarios/explore"
@@ -30,5 +31,65 @@ func BenchmarkRuns(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 		})
+	}
+}
+
+// redlockRestartEmpty is the Redlock preset with restarts without persistence
+// only: the violation the goals are measured on.
+func redlockRestartEmpty(b *testing.B) *explore.Config {
+	tpl, err := explore.Preset("redlock")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &explore.Config{Template: tpl, Space: explore.Space{Menu: []explore.Kind{explore.RestartEmpty}}}
+}
+
+// runsToFind counts the runs from seed first until one fails.
+func runsToFind(b *testing.B, c *explore.Config, first uint64) (int, explore.Outcome) {
+	for n := 1; n <= 100_000; n++ {
+		o, err := c.Explore(first + uint64(n-1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if o.Failed() {
+			return n, o
+		}
+	}
+	b.Fatal("nothing found in 100,000 runs")
+	return 0, explore.Outcome{}
+}
+
+// BenchmarkRunsToFindRedlock: the median number of runs to find the Redlock
+// violation under restarts without persistence, over 200 independent seed
+// streams (goal: at most 100).
+func BenchmarkRunsToFindRedlock(b *testing.B) {
+	c := redlockRestartEmpty(b)
+	for b.Loop() {
+		var counts []int
+		for stream := range uint64(200) {
+			n, _ := runsToFind(b, c, stream<<32|1)
+			counts = append(counts, n)
+		}
+		slices.Sort(counts)
+		b.ReportMetric(float64(counts[len(counts)/2]), "median-runs")
+		b.ReportMetric(float64(counts[len(counts)*9/10]), "p90-runs")
+	}
+}
+
+// BenchmarkShrinkRedlock: the time to shrink a found Redlock violation (goal: at
+// most 10 s), over the failures of 20 seed streams.
+func BenchmarkShrinkRedlock(b *testing.B) {
+	c := redlockRestartEmpty(b)
+	var found []explore.Outcome
+	for stream := range uint64(20) {
+		_, o := runsToFind(b, c, stream<<32|1)
+		found = append(found, o)
+	}
+	i := 0
+	for b.Loop() {
+		if _, _, err := c.Shrink(found[i%len(found)], 1000); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

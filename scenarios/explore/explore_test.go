@@ -1,30 +1,176 @@
 package explore_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
 )
 
-func TestSmoke(t *testing.T) {
-	tpl, err := explore.Preset("redlock")
+// Exploration against the literature: for each configuration the literature
+// calls unsafe, random schedules find the violation within a bounded number of
+// runs, shrink it to a handful of faults, and the written scenario replays it;
+// for each configuration called safe, a fixed number of runs finds nothing.
+// Sources are the ones each preset and template cites (Kleppmann 2016; Redis,
+// "Distributed Locks with Redis"; Jepsen etcd 3.4.3; Skeen 1981; Lamport 2001).
+
+func template(t *testing.T, name string) *explore.Template {
+	t.Helper()
+	if tpl, err := explore.Preset(name); err == nil {
+		return tpl
+	}
+	path := filepath.Join("..", "..", "testdata", "explore", name+scenarios.Ext)
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &explore.Config{Template: tpl, Space: explore.Space{Menu: []explore.Kind{explore.RestartEmpty}}}
-	for seed := uint64(1); seed < 300; seed++ {
-		o, err := c.Explore(seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.Failed() {
-			s, runs, err := c.Shrink(o, 200)
+	tpl, err := explore.FromSource(path, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tpl
+}
+
+func kinds(ks ...explore.Kind) []explore.Kind { return ks }
+
+func TestUnsafeConfigurationsAreFoundShrunkAndReplayed(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		template string
+		menu     []explore.Kind
+		within   int // runs
+		want     string
+	}{
+		{"single Redis restarting empty", "redis", kinds(explore.RestartEmpty), 200, "grant-exclusive"},
+		{"Redlock restarting without persistence", "redlock", kinds(explore.RestartEmpty), 200, "grant-exclusive"},
+		{"Redlock with clock jumps", "redlock", kinds(explore.ClockJump), 500, "grant-exclusive"},
+		{"ZooKeeper without fencing under pauses", "zookeeper", kinds(explore.Pause), 500, "resource-safe"},
+		{"etcd without fencing under pauses", "etcd", kinds(explore.Pause), 500, "resource-safe"},
+		{"3PC under partitions", "3pc", kinds(explore.Partition), 1000, "commit-agreement"},
+		{"Paxos with acceptor amnesia", "paxos-amnesia", kinds(explore.RestartEmpty, explore.Loss), 2000, "one-value-chosen"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &explore.Config{Template: template(t, tc.template), Space: explore.Space{Menu: tc.menu}}
+			var found explore.Outcome
+			runs := 0
+			for seed := uint64(1); runs < tc.within && !found.Failed(); seed++ {
+				o, err := c.Explore(seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs++
+				if o.Failed() {
+					found = o
+				}
+			}
+			if !found.Failed() {
+				t.Fatalf("no violation in %d runs", tc.within)
+			}
+			small, shrinkRuns, err := c.Shrink(found, 1000)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("seed %d: %v -> %d faults (%d runs)\n%s", seed, o.Broken, len(s.Schedule), runs, c.Scenario(s, explore.Found{Command: "x", Runs: int(seed), Original: len(o.Schedule), ShrinkRuns: runs}, "found.scn"))
-			return
+			if len(small.Schedule) > 4 {
+				t.Errorf("shrunk to %d faults, want a handful (at most 4): %v", len(small.Schedule), small.Schedule)
+			}
+			broke := false
+			for _, b := range small.Broken {
+				broke = broke || b == tc.want
+			}
+			if !broke {
+				t.Errorf("broke %v, want %s among them", small.Broken, tc.want)
+			}
+			src := c.Scenario(small, explore.Found{Command: "test", Runs: runs, Original: len(found.Schedule), ShrinkRuns: shrinkRuns}, "found.scn")
+			s, err := scenarios.Parse("found.scn", src)
+			if err != nil {
+				t.Fatalf("the written scenario does not parse: %v\n%s", err, src)
+			}
+			if r := scenarios.Run(s, scenarios.RunOptions{}); !r.OK() {
+				t.Fatalf("the written scenario does not replay its violation:\n%s", src)
+			}
+			t.Logf("found after %d runs (seed %d), shrunk from %d to %d faults in %d runs: %v",
+				runs, found.Seed, len(found.Schedule), len(small.Schedule), shrinkRuns, small.Broken)
+		})
+	}
+}
+
+func TestSafeConfigurationsStaySafe(t *testing.T) {
+	runs := 1000
+	if testing.Short() {
+		runs = 200
+	}
+	for _, tc := range []struct {
+		name     string
+		template string
+		menu     []explore.Kind
+	}{
+		// Redlock's safe corner: fsync always, drift within the allowance, no
+		// clock jumps and no process pauses.
+		{"Redlock with fsync always", "redlock-fsync-always", kinds(explore.Crash, explore.RestartEmpty, explore.Partition,
+			explore.Loss, explore.Delay, explore.Drift)},
+		{"ZooKeeper with fencing", "zookeeper-fenced", kinds(explore.Pause, explore.Crash, explore.Partition)},
+		{"etcd with fencing", "etcd-fenced", kinds(explore.Pause, explore.Crash, explore.Partition)},
+		{"Paxos with persistent acceptors", "paxos", explore.Kinds},
+		{"2PC safety", "2pc", explore.Kinds},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &explore.Config{Template: template(t, tc.template), Space: explore.Space{Menu: tc.menu}}
+			c.Space.Menu = c.Space.Usable(c.Template)
+			for seed := uint64(1); seed <= uint64(runs); seed++ {
+				o, err := c.Explore(seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if o.Failed() {
+					t.Fatalf("seed %d broke %v: %s\n%s", seed, o.Broken, o.Detail, c.Source(seed, o.Schedule, true))
+				}
+			}
+		})
+	}
+}
+
+// The schedule is drawn from the seed alone, and a run from its schedule alone.
+func TestSchedulesAndRunsAreDeterministic(t *testing.T) {
+	c := &explore.Config{Template: template(t, "redlock"), Space: explore.Space{Menu: explore.Kinds}, Hash: true}
+	c.Space.Menu = c.Space.Usable(c.Template)
+	for seed := uint64(1); seed <= 20; seed++ {
+		a, err := c.Explore(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := c.Explore(seed)
+		if a.Hash != b.Hash || len(a.Schedule) != len(b.Schedule) {
+			t.Fatalf("seed %d: two runs differ", seed)
 		}
 	}
-	t.Fatal("nothing found")
+}
+
+// A template keeps its workload and loses its faults, expectations and seed.
+func TestTemplateDropsFaults(t *testing.T) {
+	src := "# t\nprotocol redis\nseed 7\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s c1 acquire L\n# the crash\nat 2s crash r1\nwhen c1 acquired L then pause c1 for=1s\nrun until=5s\nexpect verdict SAFE\n"
+	tpl, err := explore.FromSource("t.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"crash", "pause", "expect", "seed 7", "run until", "# the crash"} {
+		if contains(tpl.Body, gone) {
+			t.Errorf("template body keeps %q:\n%s", gone, tpl.Body)
+		}
+	}
+	if !contains(tpl.Body, "at 1s c1 acquire L") {
+		t.Errorf("template body lost the workload:\n%s", tpl.Body)
+	}
+}
+
+func contains(s, sub string) bool { return len(s) >= len(sub) && (s == sub || indexOf(s, sub) >= 0) }
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
 }

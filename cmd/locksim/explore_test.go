@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The acceptance points of issue 9 (locksim explore), checked as a user meets them.
+
+type exploreJSON struct {
+	Runs       int    `json:"runs"`
+	FirstSeed  uint64 `json:"first_seed"`
+	LastSeed   uint64 `json:"last_seed"`
+	Violations []struct {
+		Broken  []string `json:"broken"`
+		File    string   `json:"file"`
+		Faults  int      `json:"faults"`
+		Replays bool     `json:"replays"`
+	} `json:"violations"`
+	Mismatches []uint64 `json:"determinism_mismatches"`
+}
+
+func exploreOut(t *testing.T, wantCode int, args ...string) exploreJSON {
+	t.Helper()
+	code, out, errs := locksim(t, append([]string{"explore", "--format", "json"}, args...)...)
+	if code != wantCode {
+		t.Fatalf("explore %v: exit %d, want %d: %s", args, code, wantCode, errs)
+	}
+	var r exploreJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	return r
+}
+
+// `locksim explore redlock --faults restart-empty --budget 30s --out DIR` finds a
+// grant-exclusive violation, writes a scenario, and `locksim run` reproduces it.
+func TestExploreFindsShrinksAndWritesARedlockViolation(t *testing.T) {
+	dir := t.TempDir()
+	r := exploreOut(t, exitFail, "redlock", "--faults", "restart-empty", "--budget", "30s", "--out", dir)
+	if len(r.Violations) != 1 {
+		t.Fatalf("violations %+v", r.Violations)
+	}
+	v := r.Violations[0]
+	if !strings.Contains(strings.Join(v.Broken, ","), "grant-exclusive") || !v.Replays {
+		t.Fatalf("found %+v, want grant-exclusive, replaying", v)
+	}
+	if filepath.Dir(v.File) != dir {
+		t.Fatalf("wrote %s, want it in %s", v.File, dir)
+	}
+	code, out, errs := locksim(t, "run", v.File)
+	if code != exitOK || !strings.Contains(out, "grant-exclusive    violated") {
+		t.Fatalf("locksim run %s: exit %d %s\n%s", v.File, code, errs, out)
+	}
+	src, _ := os.ReadFile(v.File)
+	for _, want := range []string{"expect violated grant-exclusive", "# Replay it: locksim run", "locksim tui"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the found scenario lacks %q:\n%s", want, src)
+		}
+	}
+}
+
+// `locksim explore paxos` (persistent acceptors, safety only) finds nothing and exits 0.
+func TestExplorePaxosFindsNothing(t *testing.T) {
+	r := exploreOut(t, exitOK, "paxos", "--runs", "300", "--out", t.TempDir())
+	if r.Runs != 300 || len(r.Violations) != 0 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// --shard 1/2 and --shard 2/2 cover disjoint seeds, together all of them.
+func TestExploreShardsAreDisjoint(t *testing.T) {
+	a := exploreOut(t, exitOK, "2pc", "--runs", "50", "--shard", "1/2")
+	b := exploreOut(t, exitOK, "2pc", "--runs", "50", "--shard", "2/2")
+	if a.FirstSeed != 1 || b.FirstSeed != 2 || a.LastSeed != 99 || b.LastSeed != 100 {
+		t.Fatalf("shard 1/2 seeds %d..%d, shard 2/2 %d..%d; want odd 1..99 and even 2..100", a.FirstSeed, a.LastSeed, b.FirstSeed, b.LastSeed)
+	}
+}
+
+func TestExploreChecksDeterminism(t *testing.T) {
+	r := exploreOut(t, exitOK, "etcd", "--runs", "20", "--faults", "pause,crash,partition", "--invariants", "grant-exclusive", "--check-determinism")
+	if len(r.Mismatches) != 0 {
+		t.Fatalf("seeds %v are not deterministic", r.Mismatches)
+	}
+}
+
+func TestExploreBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"redlok"}, "neither a file nor a preset"},
+		{[]string{"redlock", "--faults", "meteor"}, `unknown fault "meteor"`},
+		{[]string{"redlock", "--shard", "3/2"}, "expected i/n"},
+		{[]string{"redlock", "--invariants", "safe"}, `unknown invariant "safe"`},
+		{[]string{"2pc", "--faults", "failover"}, "nothing these faults can hit"},
+		{[]string{}, "explore needs one target"},
+	} {
+		code, _, errs := locksim(t, append([]string{"explore"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("explore %v: exit %d, %q; want exit 2 mentioning %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
