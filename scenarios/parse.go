@@ -103,16 +103,20 @@ func Parse(file, src string) (*Scenario, error) {
 		}
 		s.procs = append(s.procs, d)
 	}
-	// The network defaults apply to every link, wherever the network line stands.
-	for _, ln := range lx.lines {
-		if ln.toks[0].text == "network" {
-			if err := p.line(ln); err != nil {
-				return nil, err
+	// The network defaults apply to every link, wherever the network line stands;
+	// declared links come next, so that a link fault (at T link A B ...) starts
+	// from the pair's declared settings wherever they stand.
+	for _, first := range []string{"network", "link"} {
+		for _, ln := range lx.lines {
+			if ln.toks[0].text == first {
+				if err := p.line(ln); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
 	for _, ln := range lx.lines {
-		if ln.toks[0].text == "network" {
+		if ln.toks[0].text == "network" || ln.toks[0].text == "link" {
 			continue
 		}
 		if err := p.line(ln); err != nil {
@@ -673,7 +677,7 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 	case "link":
 		// A link's behaviour from now on: the network's settings with these
 		// changes (none: back to the network's settings).
-		const usage = "link A B [loss=P] [dup=P] [delay=DUR] ... (both ways) or link A -> B ... (one way)"
+		const usage = "link A B [loss=P] [dup=P] [delay=DUR] [extra-delay=DUR] ... (both ways) or link A -> B ... (one way)"
 		act.Kind, act.OneWay = sim.ActLink, len(pos) == 3 && pos[1].text == "->"
 		if act.OneWay {
 			pos = []token{pos[0], pos[2]}
@@ -688,7 +692,14 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 		if to, err = p.proc(ln.num, pos[1]); err != nil {
 			break
 		}
-		act.A, act.B, act.Link = []sim.ProcID{from}, []sim.ProcID{to}, p.linkArgs(a, p.s.net)
+		if from == to {
+			err = p.err(ln.num, pos[1].col, "a link joins two processes", "name two different processes")
+			break
+		}
+		// From the pair's declared settings (or the network's), changed as given;
+		// extra-delay= adds to the delay.
+		act.A, act.B, act.Link = []sim.ProcID{from}, []sim.ProcID{to}, p.linkArgs(a, p.s.declaredLink(from, to))
+		act.Link.Delay += a.dur("extra-delay", 0)
 	case "failover":
 		// A failover promotes a replica: it is told REPLICAOF NO ONE.
 		if err = fault(sim.ActCommand, "failover REPLICA"); err == nil && p.s.procs[act.Proc].kind.name != "redis" {

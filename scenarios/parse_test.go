@@ -76,6 +76,7 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{dbBase + "client c2 db-lock server=db mode=rows\n", "t.scn:5:29: mode=rows is not a choice", "insert, lease, for-update, cas"},
 		{dbBase + "client c2 db-lock server=db retry=linear\n", "t.scn:5:29: retry=linear is not a choice", "fixed, random, exponential"},
 		{dbBase + "client c2 db-lock server=db retry-delay=0\n", "t.scn:5:29: retry-delay must be more than 0", "floods"},
+		{dbBase + "at 1s link r1 r1 loss=0.5\n", "t.scn:5:15: a link joins two processes", "two different"},
 		{agreeBase + "at 1s co acquire L\n", "t.scn:5:10: co is a 2pc-coordinator: it takes no acquire", "co begin TXN"},
 		{agreeBase + "node a2 paxos-acceptor\nclient pr2 paxos-proposer acceptors=a1 value=B\n", "t.scn:6:27: acceptors=a1 is not every acceptor", "acceptors=a1,a2"},
 		{agreeBase + "node p2 2pc-participant coordinator=co peers=p1,p2\n", "t.scn:5:40: peers=p1,p2 names p2 itself", "other participants"},

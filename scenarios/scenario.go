@@ -102,3 +102,15 @@ func (s *Scenario) Processes() []Process {
 	}
 	return out
 }
+
+// declaredLink is the link from one process to another as declared (the last
+// link line for the pair), or the network's settings.
+func (s *Scenario) declaredLink(from, to sim.ProcID) sim.Link {
+	l := s.net
+	for _, d := range s.links {
+		if d.from == from && d.to == to {
+			l = d.link
+		}
+	}
+	return l
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,9 +97,26 @@ found, 2 on bad input.`)
 	if err != nil {
 		return err
 	}
-	if o.runs < 0 || o.maxFaults < 1 || o.budget <= 0 {
-		return usagef("--runs must be 0 or more, --max-faults 1 or more, --budget more than 0")
+	switch {
+	case o.runs < 0:
+		return usagef("--runs %d: expected 0 (until the budget) or more", o.runs)
+	case o.runs == 0 && o.budget <= 0:
+		return usagef("--budget %s: expected more than 0 (or give --runs N)", o.budget)
+	case o.maxFaults < 1 || o.maxFaults > 100:
+		return usagef("--max-faults %d: expected 1 to 100", o.maxFaults)
+	case o.shrinkRuns < 0:
+		return usagef("--shrink-runs %d: expected 0 (no shrinking) or more", o.shrinkRuns)
 	}
+	// --out must be writable before hours are spent exploring.
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return usageError{errors.Wrapf(err, "--out %s", o.out)}
+	}
+	probe, err := os.CreateTemp(o.out, ".locksim-explore-*")
+	if err != nil {
+		return usageError{errors.Wrapf(err, "--out %s is not writable", o.out)}
+	}
+	probe.Close()
+	os.Remove(probe.Name())
 	sum := exploreSummary{Target: pos[0], Shard: o.shard, FirstSeed: o.seed + uint64(shard-1), Determinism: o.determinism,
 		Violations: []foundViolation{}, Mismatches: []uint64{}}
 	for _, k := range cfg.Space.Menu {
@@ -136,7 +154,7 @@ found, 2 on bad input.`)
 		if out.Failed() {
 			v, err := shrinkAndWrite(cfg, out, &o, pos[0], sum.Runs, stderr)
 			if err != nil {
-				return err
+				fmt.Fprintf(stderr, "locksim explore: %v\n", err) // the find is still reported below
 			}
 			sum.Violations = append(sum.Violations, v)
 			sum.StoppedBy = "violation"
@@ -188,14 +206,25 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 		}
 		cfg.Space.Menu = menu
 	}
-	if len(cfg.Space.Usable(tpl)) == 0 {
+	usable := cfg.Space.Usable(tpl)
+	if len(usable) == 0 {
 		return nil, usagef("--faults %s: the template has nothing these faults can hit", o.faults)
 	}
-	cfg.Space.Menu = cfg.Space.Usable(tpl)
+	if o.faults != "" {
+		for _, k := range cfg.Space.Menu {
+			if !slices.Contains(usable, k) {
+				fmt.Fprintf(os.Stderr, "locksim explore: %s has nothing a %s fault can hit; it is left out\n", tpl.Name, k)
+			}
+		}
+	}
+	cfg.Space.Menu = usable
 	if o.invariants != "" {
 		for _, n := range strings.Split(o.invariants, ",") {
 			if !contains(check.Names(), n) {
 				return nil, usagef("--invariants: unknown invariant %q (invariants are: %s)", n, strings.Join(check.Names(), ", "))
+			}
+			if slices.Contains(check.LivenessNames(), n) && !o.liveness {
+				return nil, usagef("--invariants %s: a liveness invariant is judged only with --liveness (the heal phase and the bound after it)", n)
 			}
 			cfg.Invariants = append(cfg.Invariants, n)
 		}
@@ -238,9 +267,19 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	}
 	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
 	v.File = filepath.Join(o.out, fmt.Sprintf("found-%s-seed%d%s", name, out.Seed, scenarios.Ext))
-	cmd := fmt.Sprintf("locksim explore %s --seed %d", target, out.Seed)
+	// Every flag that shapes the draw or the verdict, so the command finds it again.
+	cmd := fmt.Sprintf("locksim explore %s --seed %d --runs 1", target, out.Seed)
 	if o.faults != "" {
 		cmd += " --faults " + o.faults
+	}
+	if o.maxFaults != 4 {
+		cmd += fmt.Sprintf(" --max-faults %d", o.maxFaults)
+	}
+	if o.swarm {
+		cmd += " --swarm"
+	}
+	if o.invariants != "" {
+		cmd += " --invariants " + o.invariants
 	}
 	if o.liveness {
 		cmd += " --liveness"
@@ -254,7 +293,14 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	if err != nil {
 		return v, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", v.File)
 	}
-	v.Replays = scenarios.Run(s, scenarios.RunOptions{}).OK()
+	// It replays if the file's run is the shrunk run itself: the same trace.
+	cfg.Hash = true
+	again, err := cfg.Try(small.Seed, small.Schedule)
+	if err != nil {
+		return v, err
+	}
+	replay := scenarios.Run(s, scenarios.RunOptions{})
+	v.Replays = replay.OK() && replay.Trace.Hash() == again.Hash
 	if !v.Replays {
 		fmt.Fprintf(stderr, "locksim explore: %s does not reproduce its violation on replay (a bug)\n", v.File)
 	}
@@ -267,8 +313,12 @@ func writeSummary(w io.Writer, s *exploreSummary, format string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
-	fmt.Fprintf(w, "explore %s: %d runs in %.1fs (%.0f runs/s), seeds %d..%d (shard %s), faults %s\n",
-		s.Target, s.Runs, s.ElapsedS, s.RunsPerS, s.FirstSeed, s.LastSeed, s.Shard, strings.Join(s.Faults, ","))
+	seeds := fmt.Sprintf("seeds %d..%d", s.FirstSeed, s.LastSeed)
+	if s.Runs == 0 {
+		seeds = "no seed run"
+	}
+	fmt.Fprintf(w, "explore %s: %d runs in %.1fs (%.0f runs/s), %s (shard %s), faults %s\n",
+		s.Target, s.Runs, s.ElapsedS, s.RunsPerS, seeds, s.Shard, strings.Join(s.Faults, ","))
 	if s.Determinism {
 		fmt.Fprintf(w, "determinism: %d seed(s) gave different traces on a second run\n", len(s.Mismatches))
 	}

@@ -88,6 +88,10 @@ func TestExploreChecksDeterminism(t *testing.T) {
 }
 
 func TestExploreBadInput(t *testing.T) {
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -98,10 +102,34 @@ func TestExploreBadInput(t *testing.T) {
 		{[]string{"redlock", "--invariants", "safe"}, `unknown invariant "safe"`},
 		{[]string{"2pc", "--faults", "failover"}, "nothing these faults can hit"},
 		{[]string{}, "explore needs one target"},
+		{[]string{"redis", "--invariants", "progress"}, "only with --liveness"},
+		{[]string{"redis", "--max-faults", "0"}, "expected 1 to 100"},
+		{[]string{"redis", "--out", notADir}, "--out"},
 	} {
 		code, _, errs := locksim(t, append([]string{"explore"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("explore %v: exit %d, %q; want exit 2 mentioning %q", tc.args, code, errs, tc.want)
 		}
+	}
+}
+
+// The command written into a found file finds it again, whatever flags shaped
+// the search (--swarm here).
+func TestExploreFoundFileNamesTheCommandThatFindsItAgain(t *testing.T) {
+	dir := t.TempDir()
+	r := exploreOut(t, exitFail, "redlock", "--swarm", "--runs", "500", "--out", dir)
+	src, err := os.ReadFile(r.Violations[0].File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(src), "`locksim explore ")
+	j := strings.Index(string(src)[i+1:], "`")
+	cmd := strings.Fields(string(src)[i+1 : i+1+j])
+	if !strings.Contains(strings.Join(cmd, " "), "--swarm") {
+		t.Fatalf("the found file's command %q lacks --swarm", cmd)
+	}
+	again := exploreOut(t, exitFail, append(cmd[2:], "--out", t.TempDir())...)
+	if len(again.Violations) != 1 || strings.Join(again.Violations[0].Broken, ",") != strings.Join(r.Violations[0].Broken, ",") {
+		t.Fatalf("the command found %+v, the original %+v", again.Violations, r.Violations)
 	}
 }

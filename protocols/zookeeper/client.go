@@ -78,6 +78,7 @@ type Client struct {
 	state    lockState
 	lock     string // lock name; the lock node is "/"+lock
 	node     string // my node's name under the lock node
+	deleting string // a released node whose delete is not yet answered
 	czxid    int64
 	belief   sim.Belief
 	wantLock string // an acquire that waits for the connection
@@ -147,6 +148,7 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 	if c.conn == connected {
 		// ID 0: a ping's answer must not displace the awaited request's.
 		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session))
+		c.resendDelete(out)
 	}
 }
 
@@ -189,7 +191,8 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
 		if c.node != "" {
 			// delete with version 0: the lock node is never written after its creation
-			c.send(sim.Message{Op: OpDelete, Key: "/" + c.lock + "/" + c.node}.WithM(0), OpDelete, out)
+			c.deleting = "/" + c.lock + "/" + c.node
+			c.send(sim.Message{Op: OpDelete, Key: c.deleting}.WithM(0), OpDelete, out)
 		}
 		c.state, c.node = lockIdle, ""
 	case "read", "write":
@@ -216,8 +219,21 @@ func (c *Client) check(out *sim.Outputs) {
 	c.send(sim.Message{Op: OpGetChildren, Key: "/" + c.lock}, OpGetChildren, out)
 }
 
+// resendDelete sends a released lock node's delete again until it is answered
+// (Curator's guaranteed delete): a delete lost on the way would leave the node,
+// and the lock, held by a live session for ever. ID 0 keeps it apart from the
+// awaited request.
+func (c *Client) resendDelete(out *sim.Outputs) {
+	if c.deleting != "" {
+		out.Send(c.srv(), sim.Message{Op: OpDelete, Key: c.deleting}.WithM(0).WithN(c.session))
+	}
+}
+
 func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	c.lastPong = now.Mono
+	if c.deleting != "" && m.Key == c.deleting && (m.Op == RepDeleted || m.Op == RepError && m.Value == ErrNoNode) {
+		c.deleting = "" // the released node is gone
+	}
 	switch m.Op {
 	case RepWatch:
 		if c.state == lockWaiting {
@@ -242,6 +258,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepConnected:
 		c.session, c.conn = m.N, connected
+		c.resendDelete(out)
 		if c.wantLock != "" {
 			c.wantLock = ""
 			c.create(out)

@@ -3,6 +3,8 @@ package explore_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/scenarios"
@@ -141,8 +143,8 @@ func TestSchedulesAndRunsAreDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := c.Explore(seed)
-		if a.Hash != b.Hash || len(a.Schedule) != len(b.Schedule) {
-			t.Fatalf("seed %d: two runs differ", seed)
+		if a.Hash != b.Hash || !reflect.DeepEqual(a.Schedule, b.Schedule) {
+			t.Fatalf("seed %d: two runs differ: %v / %v", seed, a.Schedule, b.Schedule)
 		}
 	}
 }
@@ -161,6 +163,57 @@ func TestTemplateDropsFaults(t *testing.T) {
 	}
 	if !contains(tpl.Body, "at 1s c1 acquire L") {
 		t.Errorf("template body lost the workload:\n%s", tpl.Body)
+	}
+}
+
+// Drawn schedules keep to their limits: at most MaxFaults faults (swarm mode
+// too), each ending before the horizon, and no two clashing (two down-times of
+// one process, two partitions at once, two faults on one link at once), so that
+// the narration tells what the trace shows.
+func TestDrawnSchedulesKeepToTheirLimits(t *testing.T) {
+	for _, name := range explore.Presets() {
+		tpl := template(t, name)
+		for _, swarm := range []bool{false, true} {
+			sp := explore.Space{Menu: explore.Kinds, MaxFaults: 3, Swarm: swarm}
+			sp.Menu = sp.Usable(tpl)
+			for seed := uint64(1); seed <= 500; seed++ {
+				s := sp.Draw(tpl, seed)
+				if len(s) == 0 || len(s) > 3 {
+					t.Fatalf("%s seed %d (swarm %v): %d faults, want 1 to 3", name, seed, swarm, len(s))
+				}
+				for i, f := range s {
+					if f.At+f.Dur >= tpl.Horizon {
+						t.Fatalf("%s seed %d: %v ends after the horizon %s", name, seed, f, tpl.Horizon)
+					}
+					for _, g := range s[i+1:] {
+						if overlap := f.At <= g.At+g.Dur && g.At <= f.At+f.Dur; overlap &&
+							(f.Kind == explore.Partition && g.Kind == explore.Partition ||
+								f.Proc == g.Proc && isDown(f.Kind) && isDown(g.Kind)) {
+							t.Fatalf("%s seed %d: %v and %v clash", name, seed, f, g)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func isDown(k explore.Kind) bool {
+	return k == explore.Crash || k == explore.RestartEmpty || k == explore.Pause
+}
+
+// A template needs a workload, and explore decides where a run ends.
+func TestTemplatesNeedAWorkloadAndLoseTheirLimits(t *testing.T) {
+	if _, err := explore.FromSource("t.scn", "protocol redis\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s crash r1\nrun until=5s\n"); err == nil ||
+		!strings.Contains(err.Error(), "no workload") {
+		t.Fatalf("a template with only faults: %v, want a no-workload error", err)
+	}
+	tpl, err := explore.FromSource("t.scn", "protocol redis\nlimit time=3s\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s c1 acquire L\nrun until=5s\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(tpl.Body, "limit") {
+		t.Fatalf("the template keeps its limit line:\n%s", tpl.Body)
 	}
 }
 

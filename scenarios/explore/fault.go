@@ -89,7 +89,7 @@ func (f Fault) lines(others []string) []string {
 		return []string{fmt.Sprintf("%slink %s %s %s=%g", at, f.Proc, f.Peer, key, float64(f.Mag)/1000),
 			end + "link " + f.Proc + " " + f.Peer}
 	case Delay:
-		return []string{fmt.Sprintf("%slink %s %s delay=%dms", at, f.Proc, f.Peer, f.Mag), end + "link " + f.Proc + " " + f.Peer}
+		return []string{fmt.Sprintf("%slink %s %s extra-delay=%dms", at, f.Proc, f.Peer, f.Mag), end + "link " + f.Proc + " " + f.Peer}
 	case Failover:
 		return []string{at + "failover " + f.Proc}
 	}
@@ -126,3 +126,29 @@ func (f Fault) String() string {
 
 // Schedule is a run's faults, in the order drawn.
 type Schedule []Fault
+
+// window is the time a fault holds: [At, At+Dur].
+func (f Fault) window() (time.Duration, time.Duration) { return f.At, f.At + f.Dur }
+
+// clashes reports whether two faults would interfere in ways the narration
+// cannot tell: two down-times of one process (a second crash of a process that
+// is down does nothing, and the first restart ends the second early), two
+// partitions at once (a heal ends both), two faults on one link at once.
+func (f Fault) clashes(g Fault) bool {
+	a0, a1 := f.window()
+	b0, b1 := g.window()
+	if a1 < b0 || b1 < a0 {
+		return false
+	}
+	down := func(k Kind) bool { return k == Crash || k == RestartEmpty || k == Pause }
+	link := func(k Kind) bool { return k == Loss || k == Duplicate || k == Delay }
+	switch {
+	case down(f.Kind) && down(g.Kind):
+		return f.Proc == g.Proc
+	case f.Kind == Partition && g.Kind == Partition:
+		return true
+	case link(f.Kind) && link(g.Kind):
+		return f.Proc == g.Proc && f.Peer == g.Peer
+	}
+	return false
+}

@@ -76,7 +76,7 @@ func FromSource(name, src string) (*Template, error) {
 		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
 			comments = append(comments, ln)
 			continue
-		case f[0] == "expect" || f[0] == "run" || f[0] == "seed":
+		case f[0] == "expect" || f[0] == "run" || f[0] == "seed" || f[0] == "limit": // explore sets the run's end
 			comments = nil
 			continue
 		case f[0] == "at" && len(f) > 2 && slices.Contains(faultVerbs, f[2]),
@@ -91,6 +91,12 @@ func FromSource(name, src string) (*Template, error) {
 		comments = nil
 	}
 	t.Body = strings.TrimRight(strings.Join(kept, "\n"), "\n") + "\n"
+	if !slices.ContainsFunc(kept, func(ln string) bool {
+		f := strings.Fields(ln)
+		return len(f) > 0 && (f[0] == "at" || f[0] == "when")
+	}) {
+		return nil, fmt.Errorf("%s has no workload left to put faults on (no at or when lines besides faults): add the clients' commands", name)
+	}
 	return t, nil
 }
 
@@ -102,15 +108,20 @@ func isFaultTrigger(f []string) bool {
 // targets lists the processes a fault kind can hit, and for link faults the
 // pairs.
 func (t *Template) targets(k Kind) (procs []string, pairs [][2]string) {
-	var nodes, clients []string
+	var nodes, clients, resources []string
+	talking := false // do the nodes talk to each other (a replicated service, peers)?
 	for _, p := range t.Procs {
 		switch p.Decl {
 		case "node":
 			nodes = append(nodes, p.Name)
+			talking = talking || slices.Contains([]string{"zookeeper", "etcd", "2pc-participant", "3pc-participant"}, p.Kind)
 		case "client":
 			clients = append(clients, p.Name)
+		case "resource":
+			resources = append(resources, p.Name)
 		}
 	}
+	talking = talking || len(t.replicas) > 0
 	switch k {
 	case Crash, Pause, ClockJump, Drift, Partition:
 		return append(slices.Clone(nodes), clients...), nil
@@ -119,13 +130,18 @@ func (t *Template) targets(k Kind) (procs []string, pairs [][2]string) {
 	case Failover:
 		return t.replicas, nil
 	case Loss, Duplicate, Delay:
-		all := append(slices.Clone(nodes), clients...)
-		for i, a := range all {
-			for _, b := range all[i+1:] {
-				if slices.Contains(clients, a) && slices.Contains(clients, b) {
-					continue // clients do not talk to each other
+		// The pairs that talk: clients with nodes and with the resources they
+		// write to, and nodes with each other where they replicate or confer.
+		for _, c := range clients {
+			for _, n := range append(slices.Clone(nodes), resources...) {
+				pairs = append(pairs, [2]string{c, n})
+			}
+		}
+		if talking {
+			for i, a := range nodes {
+				for _, b := range nodes[i+1:] {
+					pairs = append(pairs, [2]string{a, b})
 				}
-				pairs = append(pairs, [2]string{a, b})
 			}
 		}
 		return nil, pairs

@@ -31,7 +31,7 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 	at := o.At.String()
 	line("and at %s, %s.", at, o.Detail)
 	if c.Liveness {
-		line("After the faults every process runs and every link is healed again (the heal phase), so only the protocol can be to blame for a lack of progress.")
+		line("Every fault drawn is over by the heal at %s (crashed processes restarted, pauses ended, links restored and partitions healed; clock jumps and drifts stay), so a lack of progress after it is the protocol's.", ms(c.Template.Horizon))
 	}
 	line("")
 	line("Replay it: locksim run %s", file)

@@ -144,6 +144,17 @@ var invariants = []invariant{
 	{"value-chosen", Liveness, false, valueChosen},
 }
 
+// LivenessNames lists the liveness invariants.
+func LivenessNames() []string {
+	var n []string
+	for _, inv := range invariants {
+		if inv.kind == Liveness {
+			n = append(n, inv.name)
+		}
+	}
+	return n
+}
+
 // Names lists every invariant name the checker knows, in report order.
 func Names() []string {
 	n := make([]string, len(invariants))
