@@ -3,7 +3,6 @@ package threepc
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -95,12 +94,7 @@ func (c *Coordinator) begin(txn string, out *sim.Outputs) {
 	c.txn, c.phase, c.decision = txn, coVoting, ""
 	clear(c.votes)
 	clear(c.acks)
-	names := make([]string, len(c.cfg.Participants))
-	for i, p := range c.cfg.Participants {
-		names[i] = c.env.Names[p]
-	}
-	out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: txn,
-		Value: int64(len(c.cfg.Participants)), Text: strings.Join(names, ",")})
+	sim.BeginTxn(out, c.env, txn, c.cfg.Participants)
 	c.broadcast(OpCanCommit, out)
 }
 

@@ -52,6 +52,4 @@ const (
 	Abort  = "abort"
 )
 
-func decide(out *sim.Outputs, txn, d, how string) {
-	out.Observe(sim.Observation{Kind: sim.ObsDecide, Client: sim.NoProc, By: sim.NoProc, Lock: txn, Name: d, Text: how})
-}
+func decide(out *sim.Outputs, txn, d, how string) { sim.Decide(out, txn, d, how) }

@@ -117,7 +117,7 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 		if p.cfg.Vote {
 			vote = "yes"
 		}
-		out.Observe(sim.Observation{Kind: sim.ObsVote, Client: sim.NoProc, By: sim.NoProc, Lock: m.Key, Name: vote})
+		sim.Vote(out, m.Key, vote)
 		if !p.cfg.Vote {
 			p.finish(Abort, "it voted no", out)
 			out.Send(from, sim.Message{Op: OpNo, Key: m.Key})

@@ -3,7 +3,6 @@ package twopc
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -105,12 +104,7 @@ func (c *Coordinator) begin(txn string, out *sim.Outputs) {
 	clear(c.acked)
 	out.Write(sim.Message{Op: recBegin, Key: txn})
 	out.Fsync()
-	names := make([]string, len(c.cfg.Participants))
-	for i, p := range c.cfg.Participants {
-		names[i] = c.env.Names[p]
-	}
-	out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: txn,
-		Value: int64(len(c.cfg.Participants)), Text: strings.Join(names, ",")})
+	sim.BeginTxn(out, c.env, txn, c.cfg.Participants)
 	for _, p := range c.cfg.Participants {
 		out.Send(p, sim.Message{Op: OpPrepare, Key: txn})
 	}

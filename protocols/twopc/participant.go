@@ -104,7 +104,7 @@ func (p *Participant) prepare(txn string, out *sim.Outputs) {
 	if p.cfg.Vote {
 		vote = "yes"
 	}
-	out.Observe(sim.Observation{Kind: sim.ObsVote, Client: sim.NoProc, By: sim.NoProc, Lock: txn, Name: vote})
+	sim.Vote(out, txn, vote)
 	if !p.cfg.Vote {
 		p.apply(txn, Abort, "it voted no", out)
 		out.Send(p.cfg.Coordinator, sim.Message{Op: OpNo, Key: txn})
