@@ -93,7 +93,14 @@ found, 2 on bad input.`)
 	if err != nil {
 		return err
 	}
-	shard, of, err := parseShard(o.shard)
+	// A template that breaks on its own would make every schedule "fail".
+	if alone, err := cfg.Try(o.seed, nil); err != nil {
+		return err
+	} else if alone.Failed() {
+		return usagef("%s breaks %s with no fault at all (%s): explore needs a template that holds on its own",
+			pos[0], strings.Join(alone.Broken, ", "), alone.Detail)
+	}
+		shard, of, err := parseShard(o.shard)
 	if err != nil {
 		return err
 	}

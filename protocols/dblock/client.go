@@ -153,6 +153,9 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.pong(now, in.Msg, out)
 		case in.Msg.ID == c.reqID:
 			c.reply(now, in.Msg, out)
+			if !c.inTxn() {
+				out.CancelTimer(timerPing) // nothing awaited, no transaction: no keepalive
+			}
 		}
 	}
 }
