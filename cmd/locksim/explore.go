@@ -100,7 +100,7 @@ found, 2 on bad input.`)
 		return usagef("%s breaks %s with no fault at all (%s): explore needs a template that holds on its own",
 			pos[0], strings.Join(alone.Broken, ", "), alone.Detail)
 	}
-		shard, of, err := parseShard(o.shard)
+	shard, of, err := parseShard(o.shard)
 	if err != nil {
 		return err
 	}
