@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // args reads one command's key=value arguments strictly: a bad value, a missing
@@ -101,6 +103,19 @@ func (a *args) dur(key string, def time.Duration) time.Duration {
 	if err != nil || d < 0 {
 		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration", key, t.text), "write a duration like 10s, 250ms or 1.5s")
 		return def
+	}
+	return d
+}
+
+// positive reads a duration that must be more than 0; hint says what to write
+// ("" for a generic hint naming the default).
+func (a *args) positive(key string, def time.Duration, hint string) time.Duration {
+	d := a.dur(key, def)
+	if t, ok := a.kv[key]; ok && d <= 0 {
+		if hint == "" {
+			hint = "write a duration like " + sim.FormatDuration(def)
+		}
+		a.fail(t.col, key+" must be more than 0", hint)
 	}
 	return d
 }

@@ -131,7 +131,7 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg.Nodes = ref("nodes", "redis", true)
 	cfg.TTL = a.dur("ttl", cfg.TTL)
 	cfg.Multiplex = a.oneOf("mode", "sequential", "sequential", "multiplex") == "multiplex"
-	cfg.NodeTimeout = a.dur("node-timeout", cfg.NodeTimeout)
+	cfg.NodeTimeout = a.positive("node-timeout", cfg.NodeTimeout, "the distlock page suggests 5-50 ms for a 10 s TTL")
 	cfg.DriftFactor = float64(a.int("drift-factor-ppm", 10_000, 0, 1_000_000)) / 1e6
 	cfg.DriftConst = a.dur("drift-const", cfg.DriftConst)
 	cfg.WallClock = a.oneOf("clock", "mono", "mono", "wall") == "wall"
@@ -140,9 +140,6 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
-	}
-	if t, ok := a.kv["node-timeout"]; ok && cfg.NodeTimeout <= 0 && a.first == nil {
-		a.fail(t.col, "node-timeout must be more than 0", "the distlock page suggests 5-50 ms for a 10 s TTL")
 	}
 	return redlock.New(cfg)
 }
@@ -190,13 +187,10 @@ func buildEtcdClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		TTL:     a.dur("ttl", 5*time.Second),
 		Fencing: a.oneOf("fencing", "off", "off", "revision") == "revision",
 		Hold:    a.dur("hold", 0),
-		Timeout: a.dur("timeout", time.Second),
+		Timeout: a.positive("timeout", time.Second, "a request unanswered this long goes to the next member: write timeout=1s"),
 	}
 	if t, ok := a.kv["ttl"]; ok && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
-	}
-	if t, ok := a.kv["timeout"]; ok && cfg.Timeout <= 0 && a.first == nil {
-		a.fail(t.col, "timeout must be more than 0", "a request unanswered this long goes to the next member: write timeout=1s")
 	}
 	return etcd.NewClient(cfg)
 }

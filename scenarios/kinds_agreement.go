@@ -17,9 +17,9 @@ import (
 func build2PCCoordinator(a *args, ref refFunc) func(sim.Env) sim.Process {
 	return twopc.NewCoordinator(twopc.CoordinatorConfig{
 		Participants: ref("participants", "2pc-participant", true),
-		Timeout:      positive(a, "timeout", time.Second),
-		LogDelay:     positive(a, "log-delay", 10*time.Millisecond),
-		Resend:       positive(a, "resend", time.Second),
+		Timeout:      a.positive("timeout", time.Second, ""),
+		LogDelay:     a.positive("log-delay", 10*time.Millisecond, ""),
+		Resend:       a.positive("resend", time.Second, ""),
 	})
 }
 
@@ -27,7 +27,7 @@ func build2PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg := twopc.ParticipantConfig{
 		Coordinator: ref("coordinator", "2pc-coordinator", false)[0],
 		Vote:        a.oneOf("vote", "yes", "yes", "no") == "yes",
-		Timeout:     positive(a, "timeout", time.Second),
+		Timeout:     a.positive("timeout", time.Second, ""),
 		Cooperative: a.oneOf("termination", "wait", "wait", "cooperative") == "cooperative",
 	}
 	if _, ok := a.kv["peers"]; ok {
@@ -44,7 +44,7 @@ func build2PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
 func build3PCCoordinator(a *args, ref refFunc) func(sim.Env) sim.Process {
 	return threepc.NewCoordinator(threepc.CoordinatorConfig{
 		Participants: ref("participants", "3pc-participant", true),
-		Timeout:      positive(a, "timeout", time.Second),
+		Timeout:      a.positive("timeout", time.Second, ""),
 		SendGap:      a.dur("send-gap", 0),
 	})
 }
@@ -54,8 +54,8 @@ func build3PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Coordinator: ref("coordinator", "3pc-coordinator", false)[0],
 		Peers:       ref("peers", "3pc-participant", true),
 		Vote:        a.oneOf("vote", "yes", "yes", "no") == "yes",
-		Timeout:     positive(a, "timeout", 2*time.Second),
-		StateWait:   positive(a, "state-wait", 200*time.Millisecond),
+		Timeout:     a.positive("timeout", 2*time.Second, ""),
+		StateWait:   a.positive("state-wait", 200*time.Millisecond, ""),
 	})
 }
 
@@ -69,8 +69,8 @@ func buildPaxosAcceptor(a *args, _ refFunc) func(sim.Env) sim.Process {
 func buildPaxosProposer(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg := paxos.ProposerConfig{
 		Acceptors: ref("acceptors", "paxos-acceptor", true),
-		Timeout:   positive(a, "timeout", 100*time.Millisecond),
-		Backoff:   positive(a, "backoff", 50*time.Millisecond),
+		Timeout:   a.positive("timeout", 100*time.Millisecond, ""),
+		Backoff:   a.positive("backoff", 50*time.Millisecond, ""),
 		Fixed:     a.oneOf("retry", "random", "random", "fixed") == "fixed",
 	}
 	t, ok := a.required("value", "the value it proposes")
@@ -78,13 +78,4 @@ func buildPaxosProposer(a *args, ref refFunc) func(sim.Env) sim.Process {
 		cfg.Value = t.text
 	}
 	return paxos.NewProposer(cfg)
-}
-
-// positive reads a duration that must be more than 0.
-func positive(a *args, key string, def time.Duration) time.Duration {
-	d := a.dur(key, def)
-	if t, ok := a.kv[key]; ok && d <= 0 && a.first == nil {
-		a.fail(t.col, key+" must be more than 0", "write a duration like "+sim.FormatDuration(def))
-	}
-	return d
 }

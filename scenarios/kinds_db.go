@@ -10,7 +10,7 @@ import (
 )
 
 func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
-	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: positive(a, "conn-timeout", 3*time.Second)}
+	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: a.positive("conn-timeout", 3*time.Second, "")}
 	if t, ok := a.take("rows"); ok {
 		for _, r := range strings.Split(t.text, ",") {
 			if !nameRE.MatchString(r) {
@@ -38,10 +38,10 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Fencing:     a.oneOf("fencing", "off", "off", "sequence") == "sequence",
 		Hold:        a.dur("hold", 0),
 		Timeout:     a.dur("timeout", 0),
-		Keepalive:   positive(a, "keepalive", time.Second),
+		Keepalive:   a.positive("keepalive", time.Second, ""),
 		Retry: dblock.Retry{
 			Policy:   policy,
-			Delay:    a.dur("retry-delay", 100*time.Millisecond),
+			Delay:    a.positive("retry-delay", 100*time.Millisecond, "a client that retries at once floods the database: write retry-delay=100ms"),
 			Max:      a.dur("retry-max", 10*time.Second),
 			Attempts: int(a.int("attempts", 0, 0, 1_000_000)),
 		},
@@ -63,9 +63,6 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 			a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
 				"exponential backoff doubles the delay up to retry-max: write retry-max=10s, or more than retry-delay")
 		}
-	}
-	if t, ok := a.kv["retry-delay"]; ok && cfg.Retry.Delay <= 0 && a.first == nil {
-		a.fail(t.col, "retry-delay must be more than 0", "a client that retries at once floods the database: write retry-delay=100ms")
 	}
 	return dblock.NewClient(cfg)
 }

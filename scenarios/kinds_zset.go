@@ -40,18 +40,12 @@ func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	}
 	cfg.Retry = a.dur("retry", 0)
 	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
-	cfg.Period = a.dur("period", 0)
+	cfg.Period = a.positive("period", 0, "write period=1h, say")
 	cfg.Hold = a.dur("hold", 0)
 	cfg.ReapAfter = a.dur("reap-after", 0)
-	cfg.Timeout = a.dur("timeout", time.Second)
+	cfg.Timeout = a.positive("timeout", time.Second, "a request unanswered this long has failed: write timeout=1s")
 	if _, ok := a.kv["period"]; !ok && cfg.Mode == zset.ModeBucket {
 		a.fail(1, "a bucket client needs period=", "period= is the bucket's length: write period=1h")
-	}
-	if t, ok := a.kv["period"]; ok && cfg.Period <= 0 {
-		a.fail(t.col, "period must be more than 0", "write period=1h, say")
-	}
-	if t, ok := a.kv["timeout"]; ok && cfg.Timeout <= 0 {
-		a.fail(t.col, "timeout must be more than 0", "a request unanswered this long has failed: write timeout=1s")
 	}
 	if a.first != nil {
 		return nil // never built: the parser reports the error

@@ -43,22 +43,6 @@ func world(seed uint64, gap time.Duration, link sim.Link) *sim.World {
 
 func fixed() sim.Link { return sim.Link{Delay: time.Millisecond} }
 
-// decisions is each process's decision; a process that decides twice,
-// differently, shows as "commit+abort".
-func decisions(tr *sim.Trace) map[string]string {
-	out := map[string]string{}
-	for _, o := range tr.Obs {
-		if o.Kind == sim.ObsDecide {
-			if d := out[tr.Names[o.Proc]]; d != "" && d != o.Name {
-				out[tr.Names[o.Proc]] = d + "+" + o.Name
-				continue
-			}
-			out[tr.Names[o.Proc]] = o.Name
-		}
-	}
-	return out
-}
-
 // The coordinator's crash at any point of the protocol leaves the participants
 // deciding, and alike: commit if one of them had been pre-committed, abort if
 // none had.
@@ -67,7 +51,7 @@ func TestCoordinatorCrashAtEveryPoint(t *testing.T) {
 		w := world(1, 20*time.Millisecond, fixed())
 		w.Schedule(sim.Time(time.Duration(ms)*time.Millisecond), sim.Action{Kind: sim.ActCrash, Proc: coord})
 		tr := w.Run()
-		got := decisions(tr)
+		got := simtest.Decisions(tr)
 		if got["p1"] == "" || got["p1"] != got["p2"] || got["p2"] != got["p3"] {
 			t.Errorf("coordinator crash at %d ms: decisions %v, want all three alike", ms, got)
 		}

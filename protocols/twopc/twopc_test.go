@@ -46,20 +46,9 @@ func begin(w *sim.World, at time.Duration) {
 
 func at(w *sim.World, t time.Duration, a sim.Action) { w.Schedule(sim.Time(t), a) }
 
-// decisions is each process's decision, by name.
-func decisions(tr *sim.Trace) map[string]string {
-	out := map[string]string{}
-	for _, o := range tr.Obs {
-		if o.Kind == sim.ObsDecide {
-			out[tr.Names[o.Proc]] = o.Name
-		}
-	}
-	return out
-}
-
 func wantAll(t *testing.T, tr *sim.Trace, d string, who ...string) {
 	t.Helper()
-	got := decisions(tr)
+	got := simtest.Decisions(tr)
 	for _, p := range who {
 		if got[p] != d {
 			t.Errorf("%s decided %q, want %q (all: %v)", p, got[p], d, got)
@@ -101,7 +90,7 @@ func TestCooperativeTermination(t *testing.T) {
 		begin(w, 100*time.Millisecond)
 		at(w, 105*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: coord})
 		at(w, 10*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
-		if got := decisions(w.Run()); len(got) != 0 {
+		if got := simtest.Decisions(w.Run()); len(got) != 0 {
 			t.Fatalf("decisions %v, want none: every participant voted yes and none knows", got)
 		}
 	})
