@@ -227,7 +227,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	cfg.Space.Menu = usable
 	if o.invariants != "" {
 		for _, n := range strings.Split(o.invariants, ",") {
-			if !contains(check.Names(), n) {
+			if !slices.Contains(check.Names(), n) {
 				return nil, usagef("--invariants: unknown invariant %q (invariants are: %s)", n, strings.Join(check.Names(), ", "))
 			}
 			if slices.Contains(check.LivenessNames(), n) && !o.liveness {
@@ -237,15 +237,6 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 		}
 	}
 	return cfg, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
 
 // parseShard reads --shard i/n.

@@ -157,11 +157,11 @@ func TestTemplateDropsFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, gone := range []string{"crash", "pause", "expect", "seed 7", "run until", "# the crash"} {
-		if contains(tpl.Body, gone) {
+		if strings.Contains(tpl.Body, gone) {
 			t.Errorf("template body keeps %q:\n%s", gone, tpl.Body)
 		}
 	}
-	if !contains(tpl.Body, "at 1s c1 acquire L") {
+	if !strings.Contains(tpl.Body, "at 1s c1 acquire L") {
 		t.Errorf("template body lost the workload:\n%s", tpl.Body)
 	}
 }
@@ -215,15 +215,4 @@ func TestTemplatesNeedAWorkloadAndLoseTheirLimits(t *testing.T) {
 	if strings.Contains(tpl.Body, "limit") {
 		t.Fatalf("the template keeps its limit line:\n%s", tpl.Body)
 	}
-}
-
-func contains(s, sub string) bool { return len(s) >= len(sub) && (s == sub || indexOf(s, sub) >= 0) }
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
