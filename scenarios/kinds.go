@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -171,12 +170,14 @@ func buildEtcdMember(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Heartbeat:       a.dur("heartbeat", 100*time.Millisecond),
 		ElectionTimeout: a.dur("election-timeout", time.Second),
 	}
-	for _, key := range []string{"heartbeat", "election-timeout"} {
-		if t, ok := a.kv[key]; ok && a.first == nil && (cfg.Heartbeat <= 0 || cfg.ElectionTimeout <= cfg.Heartbeat) {
-			a.fail(t.col, fmt.Sprintf("heartbeat %s and election timeout %s: the election timeout must be longer than a heartbeat of more than 0",
-				sim.FormatDuration(cfg.Heartbeat), sim.FormatDuration(cfg.ElectionTimeout)),
-				"etcd recommends an election timeout of about 10 heartbeats (its defaults: heartbeat=100ms election-timeout=1s)")
+	if err := etcd.CheckTimeouts(cfg.Heartbeat, cfg.ElectionTimeout); err != nil {
+		for _, key := range []string{"heartbeat", "election-timeout"} {
+			if t, ok := a.kv[key]; ok && a.first == nil {
+				a.fail(t.col, "etcd refuses to start with "+err.Error(),
+					"etcd recommends an election timeout of about 10 heartbeats (its defaults: heartbeat=100ms election-timeout=1s)")
+			}
 		}
+		return nil // the scenario is refused: no member is ever built
 	}
 	return etcd.NewMember(cfg)
 }
