@@ -144,12 +144,16 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 }
 
 func buildZKServer(a *args, ref refFunc) func(sim.Env) sim.Process {
-	return zookeeper.NewServer(zookeeper.ServerConfig{
+	cfg := zookeeper.ServerConfig{
 		Servers:       ref("ensemble", "zookeeper", true),
-		Tick:          a.dur("tick", 100*time.Millisecond),
-		LeaderTimeout: a.dur("leader-timeout", 500*time.Millisecond),
+		Tick:          a.dur("tick", zookeeper.DefaultTick),
+		LeaderTimeout: a.dur("leader-timeout", 0), // 0: five ticks, ZooKeeper's syncLimit
 		ElectionTime:  a.dur("election-time", 200*time.Millisecond),
-	})
+	}
+	if t, ok := a.kv["tick"]; ok && cfg.Tick%time.Millisecond != 0 && a.first == nil {
+		a.fail(t.col, "tick="+t.text+" is not a whole number of milliseconds", "ZooKeeper's tickTime is in milliseconds: write tick=200ms")
+	}
+	return zookeeper.NewServer(cfg)
 }
 
 func buildZKClient(a *args, ref refFunc) func(sim.Env) sim.Process {
