@@ -106,10 +106,12 @@ func runLive(t *testing.T, lc liveCase, steps []step) transcript {
 				c.close()
 				delete(conns, s.arg)
 			}
+			collect(grace, false) // what the action sets off comes during it
 		default:
 			if err := lc.act(s.verb, s.arg); err != nil {
 				t.Fatalf("%s: %v", s.text, err)
 			}
+			collect(grace, false)
 		}
 		collect(stepGap, false)
 		tr = append(tr, result{step: s.text, replies: a.replies()})

@@ -226,7 +226,7 @@ func (c *conductor) next(out *sim.Outputs) {
 		out.SetTimer(timerNext, s.dur)
 	default:
 		out.Observe(sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc, Lock: stepTag(c.i), Text: s.text})
-		out.SetTimer(timerNext, stepGap)
+		out.SetTimer(timerNext, grace+stepGap) // what the action sets off comes during it
 	}
 }
 

@@ -224,7 +224,9 @@ type zkLiveConn struct {
 	closed   bool
 }
 
-func (z *zkLiveConn) reply(kind, text string) { z.msgs <- liveMsg{conn: z.name, kind: kind, text: text} }
+func (z *zkLiveConn) reply(kind, text string) {
+	z.msgs <- liveMsg{conn: z.name, kind: kind, text: text}
+}
 
 func (z *zkLiveConn) close() {
 	z.mu.Lock()
