@@ -31,6 +31,9 @@ var allowed = map[string][]string{
 	"scenarios/explore": {"sim", "sim/check", "scenarios"},
 	"tui":               {"sim", "sim/check", "tui/layout", "scenarios"},
 	"cmd/locksim":       {"sim", "sim/check", "tui/layout", "scenarios", "scenarios/explore", "tui", "protocols/"},
+	// fidelity compares the models with the real servers: its tests drive the
+	// protocols' processes in a world, and nothing imports it.
+	"fidelity": {"sim", "protocols/"},
 }
 
 // crossProtocol lists the protocol packages built on another (architecture.md:
