@@ -46,30 +46,19 @@ type etcdMember struct {
 }
 
 func parseEtcdConfig(config string) ([]etcdMember, error) {
+	servers, err := parseConfig(config, "heartbeat", "election-timeout")
 	var out []etcdMember
-	for _, part := range strings.Split(config, ";") {
-		words := strings.Fields(part)
-		if len(words) == 0 {
-			return nil, fmt.Errorf("config %q: an empty member", config)
+	for _, s := range servers {
+		m := etcdMember{name: s.name}
+		if m.heartbeat, err = s.dur("heartbeat", 100*time.Millisecond); err == nil {
+			m.election, err = s.dur("election-timeout", time.Second)
 		}
-		m := etcdMember{name: words[0], heartbeat: 100 * time.Millisecond, election: time.Second}
-		for _, w := range words[1:] {
-			k, v, _ := strings.Cut(w, "=")
-			d, err := time.ParseDuration(v)
-			switch {
-			case err != nil:
-				return nil, fmt.Errorf("config %q: %s: %v", config, w, err)
-			case k == "heartbeat":
-				m.heartbeat = d
-			case k == "election-timeout":
-				m.election = d
-			default:
-				return nil, fmt.Errorf("config %q: unknown setting %s", config, w)
-			}
+		if err != nil {
+			return nil, fmt.Errorf("config %q: %v", config, err)
 		}
 		out = append(out, m)
 	}
-	return out, nil
+	return out, err
 }
 
 // leases names lease ids #1, #2, ... in the order they first appear; a case's

@@ -22,7 +22,7 @@ const fixtureDir = "../testdata/fidelity"
 const (
 	stepGap   = time.Millisecond
 	blockWait = 300 * time.Millisecond
-	grace     = 50 * time.Millisecond
+	grace     = 100 * time.Millisecond
 )
 
 // A fcase is one comparison: a script run against the real server and the model.
@@ -43,6 +43,47 @@ type fcase struct {
 type difference struct {
 	real, model string
 	why         string
+}
+
+// A configServer is one server of a case's config: its name and settings.
+type configServer struct {
+	name string
+	set  map[string]string
+}
+
+// parseConfig reads a config: servers separated by ";", each a name and then
+// key=value settings, of the keys known.
+func parseConfig(config string, known ...string) ([]configServer, error) {
+	var out []configServer
+	for _, part := range strings.Split(config, ";") {
+		words := strings.Fields(part)
+		if len(words) == 0 {
+			return nil, fmt.Errorf("config %q: an empty server", config)
+		}
+		s := configServer{name: words[0], set: map[string]string{}}
+		for _, w := range words[1:] {
+			k, v, ok := strings.Cut(w, "=")
+			if !ok || !slices.Contains(known, k) {
+				return nil, fmt.Errorf("config %q: %s is not one of %s=...", config, w, strings.Join(known, "=..., "))
+			}
+			s.set[k] = v
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// dur is a duration setting, or def when it is not set.
+func (s configServer) dur(key string, def time.Duration) (time.Duration, error) {
+	v, ok := s.set[key]
+	if !ok {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: %v", key, v, err)
+	}
+	return d, nil
 }
 
 // A step is one line of a script.
@@ -148,19 +189,6 @@ type fixture struct {
 	cases         []recording
 }
 
-// writeFixture writes what a server answered, with a header that says how it
-// was recorded.
-func writeFixture(path, version string, cases []fcase, got []transcript) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s on loopback: what it answered to each case of package fidelity.\n", version)
-	b.WriteString("# Recorded by `scripts/fidelity -update`; `go test ./fidelity` replays every case on the\n")
-	b.WriteString("# model and compares. Lines under a step are what came back during it, the sender's first.\n")
-	for i, c := range cases {
-		fmt.Fprintf(&b, "\n== %s\nconfig: %s\n%s", c.name, c.config, got[i])
-	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
 func readFixture(path string) (fixture, error) {
 	f := fixture{path: path}
 	file, err := os.Open(path)
@@ -228,15 +256,6 @@ func (s system) find(name string) (fcase, bool) {
 		}
 	}
 	return fcase{}, false
-}
-
-// runModel runs a case on the model.
-func (s system) runModel(c fcase) (transcript, error) {
-	steps, err := parseScript(c.script)
-	if err != nil {
-		return nil, fmt.Errorf("case %s: %v", c.name, err)
-	}
-	return s.model(c, steps)
 }
 
 // TestFixtures replays every recorded case on the model: the model must answer

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -164,6 +165,19 @@ func liveSuite(t *testing.T, sys system, version, file string, start func(t *tes
 	}
 }
 
+// writeFixture writes what a server answered, with a header that says how it
+// was recorded.
+func writeFixture(path, version string, cases []fcase, got []transcript) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s on loopback: what it answered to each case of package fidelity.\n", version)
+	b.WriteString("# Recorded by `scripts/fidelity -update`; `go test ./fidelity` replays every case on the\n")
+	b.WriteString("# model and compares. Lines under a step are what came back during it, the sender's first.\n")
+	for i, c := range cases {
+		fmt.Fprintf(&b, "\n== %s\nconfig: %s\n%s", c.name, c.config, got[i])
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
 // need finds a server's binary on PATH (or at one of paths), or skips the test
 // loudly, naming what is missing.
 func need(t *testing.T, what, pkg string, names ...string) string {
@@ -281,6 +295,46 @@ func (p *proc) log() string {
 		b = b[len(b)-2000:]
 	}
 	return string(b)
+}
+
+// A redialer holds a client's connection to a server and dials again on the
+// next send once the server dropped it (a restart), as client libraries do.
+type redialer struct {
+	mu sync.Mutex
+	c  net.Conn
+}
+
+// conn returns the connection, dialling a new one (and reading it in its own
+// goroutine) when there is none; fresh says it is new. The lock is held.
+func (r *redialer) conn(dial func() (net.Conn, error), read func(net.Conn)) (c net.Conn, fresh bool, err error) {
+	if r.c != nil {
+		return r.c, false, nil
+	}
+	if c, err = dial(); err != nil {
+		return nil, false, err
+	}
+	r.c = c
+	go read(c)
+	return c, true, nil
+}
+
+// broken forgets c, if it is still the connection, when its reader found it
+// broken. The lock is held.
+func (r *redialer) broken(c net.Conn) {
+	if r.c == c {
+		r.c = nil
+	}
+	c.Close()
+}
+
+// close drops the connection without a word, as a killed client does.
+func (r *redialer) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.c != nil {
+		r.c.Close()
+		r.c = nil
+	}
 }
 
 // poll calls f until it succeeds, fails for good (a stop error), or d has passed.

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -155,12 +154,10 @@ func (p *pgLive) connect(name, server string, msgs chan<- liveMsg) (liveConn, er
 
 // pgLiveConn is one client connection, made again after the server restarted.
 type pgLiveConn struct {
-	name string
-	port int
-	msgs chan<- liveMsg
-
-	mu      sync.Mutex
-	c       net.Conn
+	redialer
+	name    string
+	port    int
+	msgs    chan<- liveMsg
 	pending []*dblock.Stmt // statements sent, awaiting their results
 }
 
@@ -172,16 +169,15 @@ func (p *pgLiveConn) send(cmd string) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.c == nil {
-		c, err := dialPG(p.port)
-		if err != nil {
-			return err
-		}
-		p.c, p.pending = c, nil
-		go p.read(c)
+	c, fresh, err := p.conn(func() (net.Conn, error) { return dialPG(p.port) }, p.read)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		p.pending = nil
 	}
 	p.pending = append(p.pending, s)
-	_, err = p.c.Write(pgQuery(strings.Join(s.SQL(), "; ")))
+	_, err = c.Write(pgQuery(strings.Join(s.SQL(), "; ")))
 	return err
 }
 
@@ -191,9 +187,7 @@ func (p *pgLiveConn) read(c net.Conn) {
 		rs, err := readPGResults(br)
 		p.mu.Lock()
 		if err != nil {
-			if p.c == c {
-				p.c = nil
-			}
+			p.broken(c)
 			p.mu.Unlock()
 			return
 		}
@@ -211,15 +205,6 @@ func (p *pgLiveConn) read(c net.Conn) {
 		if s != nil {
 			p.msgs <- liveMsg{conn: p.name, kind: opReply, text: pgLiveReply(s, rs)}
 		}
-	}
-}
-
-func (p *pgLiveConn) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.c != nil {
-		p.c.Close()
-		p.c = nil
 	}
 }
 

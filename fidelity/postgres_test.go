@@ -47,27 +47,19 @@ type pgConfig struct {
 }
 
 func parsePGConfig(config string) (pgConfig, error) {
-	w := strings.Fields(config)
-	if len(w) == 0 {
-		return pgConfig{}, fmt.Errorf("config %q: no database", config)
+	servers, err := parseConfig(config, "rows", "lock-timeout")
+	if err != nil {
+		return pgConfig{}, err
 	}
-	c := pgConfig{name: w[0]}
-	for _, x := range w[1:] {
-		k, v, _ := strings.Cut(x, "=")
-		switch k {
-		case "rows":
-			c.rows = strings.Split(v, ",")
-		case "lock-timeout":
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				return c, fmt.Errorf("config %q: %v", config, err)
-			}
-			c.lockTimeout = d
-		default:
-			return c, fmt.Errorf("config %q: unknown setting %s", config, x)
-		}
+	if len(servers) != 1 {
+		return pgConfig{}, fmt.Errorf("config %q: one database, please", config)
 	}
-	return c, nil
+	c := pgConfig{name: servers[0].name}
+	if rows := servers[0].set["rows"]; rows != "" {
+		c.rows = strings.Split(rows, ",")
+	}
+	c.lockTimeout, err = servers[0].dur("lock-timeout", 0)
+	return c, err
 }
 
 // parsePGCommand reads a script command as the statement it stands for.

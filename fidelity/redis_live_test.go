@@ -9,7 +9,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ func TestRedisLive(t *testing.T) {
 	version := versionOf(t, bin, "--version")
 	sys := systems[systemIndex("redis")]
 	liveSuite(t, sys, "redis-server "+version, "redis-"+version+".txt", func(t *testing.T, c fcase) liveCase {
-		servers, err := parseRedisConfig(c.config)
+		servers, err := redisConfig(c.config)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +39,7 @@ func TestRedisLive(t *testing.T) {
 			}
 		}
 		for _, s := range servers {
-			if s.replicaOf != "" {
+			if s.set["replica-of"] != "" {
 				if err := lc.synced(s.name); err != nil {
 					t.Fatal(err)
 				}
@@ -67,14 +66,14 @@ type redisLive struct {
 	procs map[string]*proc
 }
 
-func (r *redisLive) argv(s redisServer) []string {
+func (r *redisLive) argv(s configServer) []string {
 	argv := []string{r.bin, "--port", strconv.Itoa(r.ports[s.name]), "--bind", "127.0.0.1", "--dir", ".",
 		"--save", "", "--daemonize", "no", "--appendonly", "no", "--repl-diskless-sync-delay", "0"}
-	if s.appendfsync != "" {
-		argv = append(argv, "--appendonly", "yes", "--appendfsync", s.appendfsync)
+	if fsync := s.set["appendfsync"]; fsync != "" {
+		argv = append(argv, "--appendonly", "yes", "--appendfsync", fsync)
 	}
-	if s.replicaOf != "" {
-		argv = append(argv, "--replicaof", "127.0.0.1", strconv.Itoa(r.ports[s.replicaOf]))
+	if of := s.set["replica-of"]; of != "" {
+		argv = append(argv, "--replicaof", "127.0.0.1", strconv.Itoa(r.ports[of]))
 	}
 	return argv
 }
@@ -157,26 +156,24 @@ func (r *redisLive) connect(name, server string, msgs chan<- liveMsg) (liveConn,
 // respConn is a Redis connection: a RESP client that reconnects once its
 // server has gone away, as client libraries do.
 type respConn struct {
+	redialer
 	name, addr string
 	msgs       chan<- liveMsg
-	mu         sync.Mutex
-	c          net.Conn
 	sent       []string // commands awaiting replies, in order
 }
 
 func (r *respConn) send(cmd string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.c == nil {
-		c, err := net.DialTimeout("tcp", r.addr, time.Second)
-		if err != nil {
-			return err
-		}
-		r.c, r.sent = c, nil
-		go r.read(c)
+	c, fresh, err := r.conn(func() (net.Conn, error) { return net.DialTimeout("tcp", r.addr, time.Second) }, r.read)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		r.sent = nil
 	}
 	r.sent = append(r.sent, cmd)
-	_, err := r.c.Write(respCommand(redisArgv(cmd)))
+	_, err = c.Write(respCommand(redisArgv(cmd)))
 	return err
 }
 
@@ -186,9 +183,7 @@ func (r *respConn) read(c net.Conn) {
 		text, err := readRESP(br)
 		r.mu.Lock()
 		if err != nil {
-			if r.c == c {
-				r.c = nil
-			}
+			r.broken(c)
 			r.mu.Unlock()
 			return
 		}
@@ -198,15 +193,6 @@ func (r *respConn) read(c net.Conn) {
 		}
 		r.mu.Unlock()
 		r.msgs <- liveMsg{conn: r.name, kind: opReply, text: normalizeRedis(cmd, text)}
-	}
-}
-
-func (r *respConn) close() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.c != nil {
-		r.c.Close()
-		r.c = nil
 	}
 }
 

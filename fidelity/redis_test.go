@@ -24,33 +24,9 @@ func init() {
 	systems = append(systems, system{name: "redis", cases: redisCases(), model: redisModel})
 }
 
-// redisServer is one server of a config.
-type redisServer struct {
-	name, replicaOf, appendfsync string
-}
-
-func parseRedisConfig(config string) ([]redisServer, error) {
-	var out []redisServer
-	for _, part := range strings.Split(config, ";") {
-		words := strings.Fields(part)
-		if len(words) == 0 {
-			return nil, fmt.Errorf("config %q: an empty server", config)
-		}
-		s := redisServer{name: words[0]}
-		for _, w := range words[1:] {
-			k, v, _ := strings.Cut(w, "=")
-			switch k {
-			case "replica-of":
-				s.replicaOf = v
-			case "appendfsync":
-				s.appendfsync = v
-			default:
-				return nil, fmt.Errorf("config %q: unknown setting %s", config, w)
-			}
-		}
-		out = append(out, s)
-	}
-	return out, nil
+// redisConfig reads a config's servers and their settings.
+func redisConfig(config string) ([]configServer, error) {
+	return parseConfig(config, "replica-of", "appendfsync")
 }
 
 // redisArgv splits a script command into Redis's arguments, with the scripts'
@@ -81,24 +57,24 @@ func normalizeRedis(cmd, reply string) string {
 }
 
 func redisModel(c fcase, steps []step) (transcript, error) {
-	servers, err := parseRedisConfig(c.config)
+	servers, err := redisConfig(c.config)
 	if err != nil {
 		return nil, err
 	}
 	mw := newModelWorld()
 	for _, s := range servers {
 		cfg := redis.NodeConfig{}
-		if s.replicaOf != "" {
-			master, ok := mw.servers[s.replicaOf]
+		if of := s.set["replica-of"]; of != "" {
+			master, ok := mw.servers[of]
 			if !ok {
-				return nil, fmt.Errorf("config %q: %s follows %s, which is not declared before it", c.config, s.name, s.replicaOf)
+				return nil, fmt.Errorf("config %q: %s follows %s, which is not declared before it", c.config, s.name, of)
 			}
 			cfg.Replica, cfg.Master = true, master
 		}
-		if s.appendfsync != "" {
-			p, ok := redis.ParsePersistence(s.appendfsync)
+		if fsync := s.set["appendfsync"]; fsync != "" {
+			p, ok := redis.ParsePersistence(fsync)
 			if !ok || p == redis.PersistNone {
-				return nil, fmt.Errorf("config %q: appendfsync=%s", c.config, s.appendfsync)
+				return nil, fmt.Errorf("config %q: appendfsync=%s", c.config, fsync)
 			}
 			cfg.Persistence = p
 		}

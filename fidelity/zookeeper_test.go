@@ -44,24 +44,16 @@ type zkServer struct {
 }
 
 func parseZKConfig(config string) ([]zkServer, error) {
+	servers, err := parseConfig(config, "tick")
 	var out []zkServer
-	for _, part := range strings.Split(config, ";") {
-		words := strings.Fields(part)
-		if len(words) == 0 {
-			return nil, fmt.Errorf("config %q: an empty server", config)
+	for _, s := range servers {
+		z := zkServer{name: s.name}
+		if z.tick, err = s.dur("tick", zookeeper.DefaultTick); err != nil {
+			return nil, fmt.Errorf("config %q: %v", config, err)
 		}
-		s := zkServer{name: words[0], tick: zookeeper.DefaultTick}
-		for _, w := range words[1:] {
-			v, ok := strings.CutPrefix(w, "tick=")
-			d, err := time.ParseDuration(v)
-			if !ok || err != nil {
-				return nil, fmt.Errorf("config %q: %s is not tick=DURATION", config, w)
-			}
-			s.tick = d
-		}
-		out = append(out, s)
+		out = append(out, z)
 	}
-	return out, nil
+	return out, err
 }
 
 // A zkRequest is a script command, parsed.

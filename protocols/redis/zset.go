@@ -51,9 +51,6 @@ type zmember struct {
 // ErrWrongType is Redis's reply to a command on a key of the other type.
 const ErrWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value"
 
-// zsetOp reports whether op is a sorted-set command.
-func zsetOp(op string) bool { return op == OpZAdd || op == OpZScore }
-
 func errReply(msg string) sim.Message { return sim.Message{Op: ReplyErr, Value: msg} }
 
 // FormatScore is a score's text form, as Redis 7.0 replies it (printf's %.17g):
