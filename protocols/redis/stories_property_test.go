@@ -40,6 +40,8 @@ func (s pauseStory) String() string {
 	return out
 }
 
+// drawPauseStory draws any timing of the two clients (for the properties that
+// must hold whatever happens).
 func drawPauseStory(t *rapid.T, restart bool) pauseStory {
 	s := pauseStory{ttl: time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second}
 	s.pauseAt = time.Duration(rapid.IntRange(20, 500).Draw(t, "pause_at_ms")) * time.Millisecond
@@ -50,6 +52,21 @@ func drawPauseStory(t *rapid.T, restart bool) pauseStory {
 	if restart {
 		s.restartAt = time.Duration(rapid.IntRange(50, 8000).Draw(t, "restart_ms")) * time.Millisecond
 	}
+	return s
+}
+
+// drawPublishedPause draws the published shape, every time random within it: c1's
+// pause outlasts its lease, and c2, which tries at any time before c1 wakes,
+// writes at some moment between the lease's end and c1's waking.
+func drawPublishedPause(t *rapid.T) pauseStory {
+	s := pauseStory{ttl: time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second}
+	s.pauseAt = time.Duration(rapid.IntRange(20, 500).Draw(t, "pause_at_ms")) * time.Millisecond
+	s.pauseFor = s.ttl + time.Duration(rapid.IntRange(500, 10_000).Draw(t, "pause_past_lease_ms"))*time.Millisecond
+	wake := s.pauseAt + s.pauseFor
+	s.c2At = time.Duration(rapid.Int64Range(int64(100*time.Millisecond), int64(s.ttl)).Draw(t, "c2_at"))
+	free := s.ttl + 200*time.Millisecond // the key has expired and c2's retry has come
+	s.c2Write = free - s.c2At + time.Duration(rapid.Int64Range(0, int64(wake-free-100*time.Millisecond)).Draw(t, "c2_write_after_free"))
+	s.preload = rapid.IntRange(0, 50).Draw(t, "counter")
 	return s
 }
 
@@ -102,7 +119,7 @@ func runPauseStory(s pauseStory, fencing bool, resources ...string) check.Report
 // it: each client sends a single write and no read.
 func TestPropertyLoneStaleWriteIsFound(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		s := drawPauseStory(t, false)
+		s := drawPublishedPause(t)
 		rep := runPauseStory(s, false, "db")
 		if n, _ := rep.Metric("stale_accepted"); n > 0 {
 			v := violated(rep, "resource-safe")
@@ -111,8 +128,8 @@ func TestPropertyLoneStaleWriteIsFound(t *testing.T) {
 	})
 }
 
-// With fencing tokens from a counter that never forgets, the same stories never
-// lose an update and the tokens always increase (1,000 schedules).
+// With fencing tokens from a counter that never forgets, the same stories, in any
+// timing, never lose an update and the tokens always increase (1,000 schedules).
 func TestPropertyLoneStaleWriteFencedIsSafe(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		s := drawPauseStory(t, false)
@@ -140,7 +157,7 @@ func TestPropertyTokenCounterRestartingEmptyIsFound(t *testing.T) {
 // schedules find one resource accepting and the other refusing.
 func TestPropertyHalfDoneUpdateIsFound(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		s := drawPauseStory(t, false)
+		s := drawPublishedPause(t)
 		if v := violated(runPauseStory(s, true, "x", "y"), "all-or-nothing"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}

@@ -35,11 +35,11 @@ const starvationBound = 10 * time.Second
 func drawRenewStory(t *rapid.T, longer bool) renewStory {
 	s := renewStory{ttl: time.Duration(rapid.IntRange(1000, 5000).Draw(t, "ttl_ms")) * time.Millisecond}
 	s.every = time.Duration(rapid.IntRange(100, 500).Draw(t, "every_permille")) * s.ttl / 1000
-	max := 3 * starvationBound
-	if !longer {
-		max = starvationBound / 2
+	if longer { // past its first grant's end by more than the bound
+		s.renewFor = s.ttl + starvationBound + time.Duration(rapid.Int64Range(int64(time.Second), int64(2*starvationBound)).Draw(t, "renew_past_bound"))
+	} else {
+		s.renewFor = time.Duration(rapid.Int64Range(int64(time.Second), int64(starvationBound/2)).Draw(t, "renew_for"))
 	}
-	s.renewFor = time.Duration(rapid.Int64Range(int64(time.Second), int64(max)).Draw(t, "renew_for"))
 	s.waiterAt = time.Duration(rapid.IntRange(0, 3000).Draw(t, "waiter_at_ms")) * time.Millisecond
 	s.release = !longer
 	return s
