@@ -96,6 +96,7 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		// retry-max caps exponential backoff only: a fixed delay longer than its
 		// default is fine, and retry-max with a fixed delay is unused.
 		{dbBase + "client c2 db-lock server=db retry=fixed retry-delay=60s\n", "", ""},
+		{dbBase + "client c2 db-lock server=db retry=exponential retry-delay=60s\n", "", ""},
 		{dbBase + "client c2 db-lock server=db retry=fixed retry-max=2s\n", "t.scn:5:41: retry-max= caps retry=exponential backoff, and this client retries fixed", "retry=exponential"},
 		{base + "resource db\nat 1s c1 write db update=u1\n", "", ""},
 		{base + "resource db\nat 1s c1 write db update=1u\n", "t.scn:6:19: update=1u is not a name", "u1"},

@@ -87,9 +87,10 @@ type periodMiss struct {
 
 // periodMisses reads the once-per-period locks' attempts and starts, both dated by
 // the claim (the worker's reading of its clock), and returns the buckets that saw
-// an attempt and no start, and the first bucket the run ended too early to judge.
-// An attempt counts when its worker stayed up until it learned how it went.
-func periodMisses(f *facts) (misses []periodMiss, short sim.Time, applicable bool) {
+// an attempt and no start, and the first attempt in a bucket the run ended too
+// early to judge (short.client is NoProc when there is none). An attempt counts
+// when its worker stayed up until it learned how it went.
+func periodMisses(f *facts) (misses []periodMiss, short periodMiss, applicable bool) {
 	type pending struct {
 		key periodKey
 		at  sim.Time
@@ -140,13 +141,15 @@ func periodMisses(f *facts) (misses []periodMiss, short sim.Time, applicable boo
 	for _, c := range sortedClaims(open) { // still waiting for an answer at the end
 		commit(c, "no answer before the run ended")
 	}
-	short = sim.Never
+	short.client = sim.NoProc
 	for _, k := range order {
 		if started[k] {
 			continue
 		}
 		if end := sim.Time((k.bucket + 1) * int64(k.period)); end > f.end() {
-			short = min(short, attempted[k].at)
+			if short.client == sim.NoProc || attempted[k].at < short.at {
+				short = *attempted[k]
+			}
 			continue
 		}
 		misses = append(misses, *attempted[k])
@@ -184,8 +187,7 @@ func everyPeriod(f *facts) Result {
 	misses, short, applicable := periodMisses(f)
 	r := Result{Applicable: applicable}
 	for _, m := range misses {
-		from := sim.Time(m.key.bucket * int64(m.key.period))
-		to := from.Add(m.key.period)
+		from, to := m.key.span()
 		why := ""
 		if m.why != "" {
 			why = " (" + m.why + ")"
@@ -194,8 +196,16 @@ func everyPeriod(f *facts) Result {
 			sprintf("%s tried to claim job %s at %s, in the true-time bucket [%s, %s), and nobody started it in that period%s",
 				f.name(m.client), m.key.job, m.at, from, to, why), f.name(m.client)))
 	}
-	if short != sim.Never && applicable {
-		undecided(&r, short, f)
+	if short.client != sim.NoProc && applicable {
+		from, to := short.key.span()
+		undecidedBecause(&r, sprintf("not judged: the run ended at %s, before the bucket [%s, %s) in which %s tried at %s had ended",
+			f.end(), from, to, f.name(short.client), short.at))
 	}
 	return r
+}
+
+// span is the bucket's true-time interval [from, to).
+func (k periodKey) span() (from, to sim.Time) {
+	from = sim.Time(k.bucket * int64(k.period))
+	return from, from.Add(k.period)
 }

@@ -261,12 +261,17 @@ func (v Violation) at(event int) Violation { v.Event = event; return v }
 // undecided marks a liveness result the run was too short to judge: it is not
 // applicable, never "holds".
 func undecided(r *Result, since sim.Time, f *facts) {
+	undecidedBecause(r, sprintf("not judged: the run ended at %s, before the %s bound from %s ran out", f.end(),
+		sim.FormatDuration(f.bound()), since))
+}
+
+// undecidedBecause marks a liveness result not applicable with its own reason.
+func undecidedBecause(r *Result, note string) {
 	if len(r.Violations) > 0 {
 		return
 	}
 	r.Applicable = false
-	r.Note = sprintf("not judged: the run ended at %s, before the %s bound from %s ran out", f.end(),
-		sim.FormatDuration(f.bound()), since)
+	r.Note = note
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

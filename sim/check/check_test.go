@@ -63,8 +63,9 @@ func history(withResource bool, end time.Duration, steps ...step) *sim.Trace {
 
 func s(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)) }
 
+// believe: c comes to believe it holds L as the grant grant(.., c, ..) names.
 func believe(at float64, c sim.ProcID) step {
-	return step{s(at), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c, Client: c, Lock: "L", Grant: "g"}}
+	return step{s(at), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c, Client: c, Lock: "L", Grant: "g" + string(rune('1'+c))}}
 }
 func stopBelieving(at float64, c sim.ProcID) step {
 	return step{s(at), sim.Observation{Kind: sim.ObsBeliefEnd, Proc: c, Client: c, Lock: "L"}}

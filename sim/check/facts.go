@@ -1,6 +1,7 @@
 package check
 
 import (
+	"sort"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -16,15 +17,30 @@ type facts struct {
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
 	byKey     map[ledgerKey][]*grantRec
-	acqs      map[acqKey]*grantRec // the first grant (not a vote) of each acquisition
-	replayed  []bool               // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
-	voters    map[voter]bool       // clients that acquire a lock by majority (Redlock)
-	resOps    []resOp              // the resource operations, judged once (resourceOps)
+	replayed  []bool         // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
+	voters    map[voter]bool // clients that acquire a lock by majority (Redlock)
+	// The acquisitions: every grant of the lock service that is not a vote, a
+	// renewal or a key brought back by a restart, in grant order; and the same
+	// by owner (client and lock) and by service and lock.
+	acqs      []*grantRec
+	acqsOf    map[voter][]*grantRec
+	acqsOn    map[lockKey][]*grantRec
+	beliefsOf map[voter][]beliefRec // each client's belief starts, by lock, in order
+	resOps    []resOp               // the resource operations, judged once (resourceOps)
 }
 
-// acqKey names an acquisition as a resource operation or a belief names it: the
-// lock and the granted value.
-type acqKey struct{ lock, grant string }
+// lockKey is a lock of one service.
+type lockKey struct{ service, lock string }
+
+// beliefRec is a client's conclusion that it holds a lock: at trace event
+// event, as grant (the value it names), with a token when it has one.
+type beliefRec struct {
+	at       sim.Time
+	event    int
+	grant    string
+	token    int64
+	hasToken bool
+}
 
 // voter is a client that acquires a lock by majority: the single nodes' grants to
 // it are votes, and its own majority grant is the grant.
@@ -66,6 +82,7 @@ type grantRec struct {
 	withdrawal   string   // how it was withdrawn, for sentences
 	resurrected  bool     // brought back by a restart after it was withdrawn
 	vote         bool     // a node's vote for a client that acquires by majority
+	pos          int      // an acquisition's place among its lock's (acqsOn)
 	// The promised end of the grant as first reported with an expiry (Never
 	// while it has none), and as its renewals (the same grant reported again
 	// with a new window: EXPIRE, an extension) have moved it since.
@@ -100,10 +117,16 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 		}
 	}
 	f.replayed = replays(t.Obs)
-	f.voters = map[voter]bool{}
+	f.voters, f.beliefsOf = map[voter]bool{}, map[voter][]beliefRec{}
 	for i := range t.Obs {
-		if o := &t.Obs[i]; o.Kind == sim.ObsAttempt && o.Value > 0 {
-			f.voters[voter{o.Client, o.Lock}] = true
+		switch o := &t.Obs[i]; o.Kind {
+		case sim.ObsAttempt:
+			if o.Value > 0 {
+				f.voters[voter{o.Client, o.Lock}] = true
+			}
+		case sim.ObsBeliefStart:
+			k := voter{o.Client, o.Lock}
+			f.beliefsOf[k] = append(f.beliefsOf[k], beliefRec{o.At, o.Event, o.Grant, o.Token, o.HasToken})
 		}
 	}
 	f.buildLedger()
@@ -116,15 +139,53 @@ func (f *facts) isVote(o *sim.Observation) bool {
 	return (o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd) && o.Value <= 0 && f.voters[voter{o.Client, o.Lock}]
 }
 
-// acquisition returns the first grant of the acquisition that a resource
-// operation or a belief names (lock and value), or nil when the service never
-// reported granting it. Votes are not grants.
-func (f *facts) acquisition(lock, grant string) *grantRec { return f.acqs[acqKey{lock, grant}] }
+// restsOn returns the acquisition a belief rests on: the service's latest grant
+// of the lock to that client, reported at or before the belief started (a
+// client that retries with the same value may be granted it twice: the belief
+// rests on the grant it came from). Nil when the service reported none.
+func (f *facts) restsOn(client sim.ProcID, lock string, b beliefRec) *grantRec {
+	gs := f.acqsOf[voter{client, lock}]
+	i := sort.Search(len(gs), func(i int) bool { return gs[i].idx > b.event }) // the first granted after it
+	if i == 0 {
+		return nil
+	}
+	return gs[i-1]
+}
+
+// operatesUnder returns the acquisition a resource operation acts under: the one
+// its client's latest belief in that grant, before the operation, rests on.
+func (f *facts) operatesUnder(o *sim.Observation) *grantRec {
+	bs := f.beliefsOf[voter{o.Client, o.Lock}]
+	i := sort.Search(len(bs), func(i int) bool { return bs[i].event > o.Event }) // the beliefs before it: bs[:i]
+	for i--; i >= 0; i-- {
+		if bs[i].grant == o.Grant {
+			return f.restsOn(o.Client, o.Lock, bs[i])
+		}
+	}
+	return nil
+}
+
+// beliefOn returns the first belief that rests on acquisition g, if any.
+func (f *facts) beliefOn(g *grantRec) (beliefRec, bool) {
+	bs := f.beliefsOf[voter{g.client, g.lock}]
+	i := sort.Search(len(bs), func(i int) bool { return bs[i].event >= g.idx })
+	if i < len(bs) && f.restsOn(g.client, g.lock, bs[i]) == g {
+		return bs[i], true
+	}
+	return beliefRec{}, false
+}
 
 // later reports whether acquisition h was granted after g by the same service,
 // of the same lock.
 func later(h, g *grantRec) bool {
 	return h.service == g.service && h.lock == g.lock && h.idx > g.idx
+}
+
+// supersededAt reports whether a later acquisition of g's lock had been granted
+// by g's service at time t.
+func (f *facts) supersededAt(g *grantRec, t sim.Time) bool {
+	on := f.acqsOn[lockKey{g.service, g.lock}]
+	return g.pos+1 < len(on) && on[g.pos+1].at <= t
 }
 
 // replays marks the grant reports that repeat a state change already reported:
@@ -263,11 +324,15 @@ func (f *facts) addGrant(g *grantRec) *grantRec {
 	f.grants = append(f.grants, g)
 	k := ledgerKey{g.service, g.lock, g.grant}
 	f.byKey[k] = append(f.byKey[k], g)
-	if a := (acqKey{g.lock, g.grant}); !g.vote && !g.resurrected && f.acqs[a] == nil {
-		if f.acqs == nil {
-			f.acqs = map[acqKey]*grantRec{}
+	if !g.vote && !g.resurrected {
+		if f.acqsOf == nil {
+			f.acqsOf, f.acqsOn = map[voter][]*grantRec{}, map[lockKey][]*grantRec{}
 		}
-		f.acqs[a] = g
+		on := lockKey{g.service, g.lock}
+		g.pos = len(f.acqsOn[on])
+		f.acqs = append(f.acqs, g)
+		f.acqsOf[voter{g.client, g.lock}] = append(f.acqsOf[voter{g.client, g.lock}], g)
+		f.acqsOn[on] = append(f.acqsOn[on], g)
 	}
 	return g
 }

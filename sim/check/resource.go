@@ -1,6 +1,10 @@
 package check
 
-import "github.com/locksim/locksim/sim"
+import (
+	"slices"
+
+	"github.com/locksim/locksim/sim"
+)
 
 // resOp is one operation the protected resource reported, read against the grant
 // ledger: the acquisition it acts under and, when the resource had already seen an
@@ -40,7 +44,7 @@ func (f *facts) resourceOps() []resOp {
 		if o.Kind != sim.ObsResource {
 			continue
 		}
-		op := resOp{o: o, g: f.acquisition(o.Lock, o.Grant)}
+		op := resOp{o: o, g: f.operatesUnder(o)}
 		if g := op.g; g != nil {
 			k := seenKey{o.Proc, g.service, g.lock}
 			s, ok := seen[k]
@@ -141,8 +145,10 @@ func blockedHolders(f *facts) []string {
 		client sim.ProcID
 	}
 	refused := map[acq]int{}
+	where := map[acq][]string{}
 	known, spoilt := map[acq]bool{}, map[acq]bool{}
 	var order []acq
+	sent := f.sendTimes()
 	for _, op := range f.resourceOps() {
 		if op.g == nil {
 			continue
@@ -152,31 +158,48 @@ func blockedHolders(f *facts) []string {
 			known[a] = true
 			order = append(order, a)
 		}
-		if op.o.Accepted || f.supersededAt(op.g, op.o.At) {
+		if op.o.Accepted || f.supersededAt(op.g, sent(op.o)) {
 			spoilt[a] = true
 			continue
 		}
 		refused[a]++
+		if res := f.name(op.o.Proc); !slices.Contains(where[a], res) {
+			where[a] = append(where[a], res)
+		}
 	}
 	var out []string
 	for _, a := range order {
 		if !spoilt[a] && refused[a] > 0 {
-			out = append(out, sprintf("safe, but %s could not work: the resource refused all %d of its operations under %s, the newest grant of %s",
-				f.name(a.client), refused[a], a.g.grant, a.g.lock))
+			out = append(out, sprintf("safe, but %s could not work: %s refused all %d of its operations under %s, the newest grant of %s when it sent them",
+				f.name(a.client), listNames(where[a]), refused[a], a.g.grant, a.g.lock))
 		}
 	}
 	return out
 }
 
-// supersededAt reports whether a later acquisition of g's lock had been granted
-// by g's service at time t.
-func (f *facts) supersededAt(g *grantRec, t sim.Time) bool {
-	for _, h := range f.acqs {
-		if later(h, g) && h.at <= t {
-			return true
+// sendTimes returns when the operation a resource reported was sent: the send
+// event of the delivered message (the operation's own time when none is found).
+func (f *facts) sendTimes() func(o *sim.Observation) sim.Time {
+	want := map[uint64]bool{}
+	for _, op := range f.resourceOps() {
+		if e := f.t.Event(op.o.Event); e.Kind == sim.EvDeliver {
+			want[e.MsgID] = true
 		}
 	}
-	return false
+	at := map[uint64]sim.Time{}
+	for i := range f.t.Len() {
+		if e := f.t.Event(i); e.Kind == sim.EvSend && want[e.MsgID] {
+			at[e.MsgID] = e.At
+		}
+	}
+	return func(o *sim.Observation) sim.Time {
+		if e := f.t.Event(o.Event); e.Kind == sim.EvDeliver {
+			if t, ok := at[e.MsgID]; ok {
+				return t
+			}
+		}
+		return o.At
+	}
 }
 
 func grantText(g string) string {

@@ -1,6 +1,10 @@
 package check
 
-import "github.com/locksim/locksim/sim"
+import (
+	"sort"
+
+	"github.com/locksim/locksim/sim"
+)
 
 // noStarvation: a client trying for a lock does not wait a whole bound while one
 // other live client keeps the lock past the end of its first grant by renewing
@@ -49,10 +53,20 @@ func noStarvation(f *facts) Result {
 			}
 		}
 	})
+	waitsOn := map[string][]wait{}
+	for _, w := range waits {
+		waitsOn[w.lock] = append(waitsOn[w.lock], w)
+	}
+	downs := map[sim.ProcID][]sim.Time{} // each process's goings down, in order
+	for _, p := range f.procs {
+		if p.down() {
+			downs[p.proc] = append(downs[p.proc], p.at)
+		}
+	}
 	var r Result
 	var short []sim.Time
-	for _, g := range f.grants {
-		if g.vote || g.firstEnd == sim.Never || !wanted[g.lock] {
+	for _, g := range f.acqs {
+		if g.firstEnd == sim.Never || !wanted[g.lock] {
 			continue
 		}
 		r.Applicable = true
@@ -60,14 +74,12 @@ func noStarvation(f *facts) Result {
 			continue
 		}
 		holdEnd := min(g.withdrawn, f.end())
-		for _, p := range f.procs {
-			if p.proc == g.client && p.down() && p.at > g.at {
-				holdEnd = min(holdEnd, p.at)
-				break
-			}
+		ds := downs[g.client]
+		if i := sort.Search(len(ds), func(i int) bool { return ds[i] > g.at }); i < len(ds) {
+			holdEnd = min(holdEnd, ds[i]) // its holder went down: deadlock-free's business from there
 		}
-		for _, w := range waits {
-			if w.lock != g.lock || w.client == g.client {
+		for _, w := range waitsOn[g.lock] {
+			if w.client == g.client {
 				continue
 			}
 			from, to := max(w.from, g.firstEnd), min(w.to, holdEnd, f.end())

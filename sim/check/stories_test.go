@@ -46,26 +46,26 @@ func TestRecencyTheLoneStaleWrite(t *testing.T) {
 		}
 	})
 	t.Run("a refused operation under the newer grant still shows the resource it", func(t *testing.T) {
-		tr := history(true, s(20), grant(0, c1, 10), grant(11, c2, 10), op(12, c2, "g2", "write", 1, false),
-			op(16, c1, "g1", "write", 34, true))
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), grant(11, c2, 10), believe(11, c2),
+			op(12, c2, "g2", "write", 1, false), op(16, c1, "g1", "write", 34, true))
 		wantStatus(t, judge(t, tr, 0, "resource-safe"), "violated", s(16))
 	})
 	t.Run("a resource that has not seen the newer grant loses nothing by accepting", func(t *testing.T) {
-		tr := history(true, s(20), grant(0, c1, 10), grant(11, c2, 10), op(16, c1, "g1", "write", 0, true),
-			op(17, c2, "g2", "write", 0, true))
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), grant(11, c2, 10), believe(11, c2),
+			op(16, c1, "g1", "write", 0, true), op(17, c2, "g2", "write", 0, true))
 		wantStatus(t, judge(t, tr, 0, "resource-safe"), "holds")
 		if v := metric(t, tr, "stale_accepted"); v != 0 {
 			t.Errorf("stale_accepted = %v, want 0", v)
 		}
 	})
 	t.Run("fenced, the stale write is refused and the run is safe", func(t *testing.T) {
-		tr := history(true, s(20), grant(0, c1, 10), grant(11, c2, 10), op(12, c2, "g2", "write", 34, true),
-			op(16, c1, "g1", "write", 33, false))
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), grant(11, c2, 10), believe(11, c2),
+			op(12, c2, "g2", "write", 34, true), op(16, c1, "g1", "write", 33, false))
 		wantStatus(t, judge(t, tr, 0, "resource-safe"), "holds")
 	})
 	t.Run("a stale read is told, not counted as a lost update", func(t *testing.T) {
-		tr := history(true, s(20), grant(0, c1, 10), grant(11, c2, 10), op(12, c2, "g2", "write", 0, true),
-			op(16, c1, "g1", "read", 0, true))
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), grant(11, c2, 10), believe(11, c2),
+			op(12, c2, "g2", "write", 0, true), op(16, c1, "g1", "read", 0, true))
 		r := judge(t, tr, 0, "resource-safe")
 		wantStatus(t, r, "holds")
 		if !strings.Contains(r.Note, "stale read") {
@@ -73,7 +73,7 @@ func TestRecencyTheLoneStaleWrite(t *testing.T) {
 		}
 	})
 	t.Run("a renewal is the same grant", func(t *testing.T) {
-		tr := history(true, s(20), grant(0, c1, 10), op(1, c1, "g1", "write", 0, true), grant(8, c1, 10),
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), op(1, c1, "g1", "write", 0, true), grant(8, c1, 10),
 			op(9, c1, "g1", "write", 0, true))
 		wantStatus(t, judge(t, tr, 0, "resource-safe"), "holds")
 	})
@@ -81,13 +81,27 @@ func TestRecencyTheLoneStaleWrite(t *testing.T) {
 		g := func(at float64, name string) step {
 			return step{s(at), sim.Observation{Kind: sim.ObsGrant, Proc: svc, Service: "s", Client: c1, Lock: "L", Grant: name, Window: s(5)}}
 		}
-		tr := history(true, s(20), g(0, "a"), g(6, "b"), op(7, c1, "b", "write", 0, true), op(8, c1, "a", "write", 0, true))
+		b := func(at float64, name string) step {
+			return step{s(at), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c1, Client: c1, Lock: "L", Grant: name}}
+		}
+		tr := history(true, s(20), g(0, "a"), b(0, "a"), g(6, "b"), b(6, "b"), op(7, c1, "b", "write", 0, true), op(8, c1, "a", "write", 0, true))
 		wantStatus(t, judge(t, tr, 0, "resource-safe"), "violated", s(8))
+	})
+	t.Run("a retry granted the same value again acts under its new grant", func(t *testing.T) {
+		// c1's first grant lapses before its reply arrives (it never believes on
+		// it); c2 holds and writes; c1's retry is granted the same value, and c1
+		// writes under that newest grant (the Redis lock page lets a client keep
+		// its value across retries).
+		tr := history(true, s(20), grant(0, c1, 2), withdraw(2, c1, svc, sim.ReasonExpired), grant(2.1, c2, 2), believe(2.1, c2),
+			op(2.5, c2, "g2", "write", 1, true), withdraw(2.8, c2, c2, sim.ReasonReleased), grant(3.5, c1, 2), believe(3.5, c1),
+			op(4.5, c1, "g1", "write", 2, true))
+		wantStatus(t, judge(t, tr, 0, "resource-safe"), "holds")
 	})
 	t.Run("grants of another service or lock do not supersede", func(t *testing.T) {
 		other := step{s(11), sim.Observation{Kind: sim.ObsGrant, Proc: svc, Service: "other", Client: c2, Lock: "L", Grant: "h", Window: s(10)}}
-		tr := history(true, s(20), grant(0, c1, 10), op(1, c1, "g1", "write", 0, true), other, op(12, c2, "h", "write", 0, true),
-			op(16, c1, "g1", "write", 0, true))
+		otherBelief := step{s(11), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c2, Client: c2, Lock: "L", Grant: "h"}}
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), op(1, c1, "g1", "write", 0, true), other, otherBelief,
+			op(12, c2, "h", "write", 0, true), op(16, c1, "g1", "write", 0, true))
 		r := judge(t, tr, 0, "resource-safe")
 		// Only the serial clause speaks: c1's section comes back after c2's.
 		wantStatus(t, r, "violated", s(16))
@@ -100,8 +114,8 @@ func TestRecencyTheLoneStaleWrite(t *testing.T) {
 		// majority: its write is under no grant of the lock service.
 		vote := step{s(11), sim.Observation{Kind: sim.ObsGrant, Proc: svc, Service: "s", Client: c2, Lock: "L", Grant: "g2", Window: s(10)}}
 		try := step{s(11), sim.Observation{Kind: sim.ObsAttempt, Proc: c2, Client: c2, Lock: "L", Value: 5}}
-		tr := history(true, s(20), grant(0, c1, 10), op(1, c1, "g1", "write", 0, true), try, vote, op(12, c2, "g2", "write", 0, true),
-			op(14, c1, "g1", "write", 0, true))
+		tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), op(1, c1, "g1", "write", 0, true), try, vote, believe(11, c2),
+			op(12, c2, "g2", "write", 0, true), op(14, c1, "g1", "write", 0, true))
 		r := judge(t, tr, 0, "resource-safe")
 		if len(r.Violations) != 1 || !strings.Contains(r.Violations[0].Detail, "interleave") {
 			t.Errorf("want only the serial clause's violation, got %v", r.Violations)
@@ -111,8 +125,8 @@ func TestRecencyTheLoneStaleWrite(t *testing.T) {
 
 // A SAFE run in which the rightful holder could not work says so.
 func TestSafeButTheHolderCouldNotWork(t *testing.T) {
-	tr := history(true, s(20), grant(0, c1, 10), op(1, c1, "g1", "read", 34, true), withdraw(2, c1, svc, sim.ReasonExpired),
-		grant(3, c2, 10), op(4, c2, "g2", "write", 1, false), op(5, c2, "g2", "write", 1, false))
+	tr := history(true, s(20), grant(0, c1, 10), believe(0, c1), op(1, c1, "g1", "read", 34, true), withdraw(2, c1, svc, sim.ReasonExpired),
+		grant(3, c2, 10), believe(3, c2), op(4, c2, "g2", "write", 1, false), op(5, c2, "g2", "write", 1, false))
 	rep := check.Check(tr, check.Options{})
 	if rep.Verdict != check.SAFE || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "c2 could not work") {
 		t.Fatalf("verdict %s, notes %q: want SAFE with a note that c2 could not work", rep.Verdict, rep.Notes)
@@ -138,6 +152,14 @@ func TestTokensOrdered(t *testing.T) {
 		if !strings.Contains(r.Violations[0].Detail, "went backwards") {
 			t.Errorf("detail: %s", r.Violations[0].Detail)
 		}
+	})
+	t.Run("a retry granted the same value again is a new grant, judged", func(t *testing.T) {
+		tr := history(false, s(20), grant(0, c1, 2), withdraw(2, c1, svc, sim.ReasonExpired), grant(2.1, c2, 2), tok(believe(2.1, c2), 1),
+			withdraw(2.8, c2, c2, sim.ReasonReleased), grant(3.5, c1, 2), tok(believe(3.5, c1), 2))
+		wantStatus(t, judge(t, tr, 0, "tokens-ordered"), "holds")
+		back := history(false, s(20), grant(0, c1, 2), tok(believe(0.1, c1), 5), withdraw(2, c1, svc, sim.ReasonExpired),
+			grant(2.1, c2, 2), tok(believe(2.1, c2), 6), withdraw(2.8, c2, c2, sim.ReasonReleased), grant(3.5, c1, 2), tok(believe(3.5, c1), 3))
+		wantStatus(t, judge(t, back, 0, "tokens-ordered"), "violated", s(3.5))
 	})
 	t.Run("a repeated token violates it", func(t *testing.T) {
 		tr := history(false, s(20), tok(grant(0, c1, 5), 7), tok(grant(6, c2, 5), 7), tok(believe(6, c2), 7))
@@ -289,4 +311,27 @@ func historyWithTwoResources(end time.Duration, steps ...step) *sim.Trace {
 	}
 	w.Schedule(sim.Time(end), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	return w.Run()
+}
+
+// quorum-backed judges a Redlock extension as the same grant: a value that falls
+// below the majority after an extension is one violation, naming the extended end.
+func TestQuorumBackedExtensionIsTheSameWindow(t *testing.T) {
+	major := func(at, window float64) step {
+		return step{s(at), sim.Observation{Kind: sim.ObsGrant, Proc: c1, Service: "redlock", Client: c1, Lock: "L", Grant: "g1", Window: s(window), Value: 3}}
+	}
+	stored := func(at float64, node sim.ProcID) step {
+		return step{s(at), sim.Observation{Kind: sim.ObsStored, Proc: node, Client: c1, Lock: "L", Grant: "g1"}}
+	}
+	removed := func(at float64, node sim.ProcID) step {
+		return step{s(at), sim.Observation{Kind: sim.ObsRemoved, Proc: node, Client: c1, Lock: "L", Grant: "g1", Reason: sim.ReasonExpired}}
+	}
+	// Three "nodes" (c2, c3, s) store c1's value; c1 wins, extends at 2 s, and two
+	// nodes lose the value at 2.5 s and 2.6 s.
+	tr := history(false, s(10), stored(0, c2), stored(0, c3), stored(0, svc), major(0.1, 3.9), major(2, 3.9),
+		removed(2.5, c2), removed(2.6, c3))
+	r := judge(t, tr, 0, "quorum-backed")
+	wantStatus(t, r, "violated", s(2.6)) // 1 of 3 from then on
+	if len(r.Violations) != 1 || !strings.Contains(r.Violations[0].Detail, "until 5.900s") {
+		t.Errorf("want one violation naming the extended end 5.900s: %v", r.Violations)
+	}
 }
