@@ -295,6 +295,20 @@ func (m *Compare) scroll() {
 	m.top = max(min(m.top, m.c.Len()-rows), 0)
 }
 
+// split is the width of the two sides' parts of the screen, left of the │ and
+// right of it, so that the header, the lines and the strip line up.
+func (m Compare) split() (left, right int) {
+	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
+	left = 1 + tw + 1 + m.sideW()
+	return left, max(m.w-left-1, 1)
+}
+
+// sideW is the width of one side's cells.
+func (m Compare) sideW() int {
+	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
+	return max((m.w-tw-3)/2, 2)
+}
+
 // relayout sets each side's detail to its row at or before the cursor and gives
 // the strip under the lines the height the two details need.
 func (m *Compare) relayout() {
@@ -303,18 +317,17 @@ func (m *Compare) relayout() {
 		m.helpView.SetHeight(max(m.h-3, 0))
 		m.helpView.SetContentLines(m.helpLines())
 	}
-	half := max((m.w-1)/2, 1)
+	left, right := m.split()
 	need := 1
-	for s := range m.detail {
+	for s, w := range []int{left, right} {
 		m.setDetail(s)
-		need = max(need, m.detail[s].Needed(half))
+		need = max(need, m.detail[s].Needed(w))
 	}
 	body := m.h - 3 // two header lines, the footer
 	m.stripH = min(need, max(2, body/3))
 	m.tlH = max(body-m.stripH, 0)
-	for s := range m.detail {
-		m.detail[s].SetSize(half, m.stripH)
-	}
+	m.detail[0].SetSize(left, m.stripH)
+	m.detail[1].SetSize(right, m.stripH)
 	m.scroll()
 }
 
@@ -381,7 +394,7 @@ func (m Compare) header() string {
 	}
 	top := s.Mode.Render(" COMPARE ") + modes(s, on...) + s.Header.Render(fmt.Sprintf(" t=%s  line %d/%d  ", at, m.cursor+1, m.c.Len())) +
 		where + s.Header.Render("   ? help")
-	half := max((m.w-1)/2, 1)
+	left, right := m.split()
 	var sides []string
 	a, b := -1, -1
 	if m.c.Len() > 0 {
@@ -395,7 +408,7 @@ func (m Compare) header() string {
 		if r >= 0 {
 			line += badge(s, tl, r, &res.Report)
 		}
-		sides = append(sides, fit(line, half))
+		sides = append(sides, fit(line, []int{left, right}[i]))
 	}
 	return fit(top, m.w) + "\n" + sides[0] + "│" + sides[1]
 }
@@ -409,7 +422,7 @@ func (m Compare) linesView() string {
 		return ""
 	}
 	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
-	sideW := max((m.w-tw-3)/2, 2)
+	sideW := m.sideW()
 	colW := func(tl *layout.Timeline) int { return min(max(sideW/max(len(tl.Columns()), 1), 4), 14) }
 	sel := m.selected()
 	headSide := func(tl *layout.Timeline) string {

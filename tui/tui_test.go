@@ -57,11 +57,33 @@ func result(t testing.TB, id string) *scenarios.Result {
 	return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
 }
 
-// screen drives an app and returns its plain screen.
+// drive sends messages to an app, and the messages its commands answer with
+// (opening a scenario, going back), as a program would; play ticks are not
+// followed (tests step them with tickMsg).
+func drive(a *App, msgs ...tea.Msg) {
+	for _, msg := range msgs {
+		_, cmd := a.Update(msg)
+		for n := 0; cmd != nil && n < 10; n++ {
+			answer := make(chan tea.Msg, 1)
+			go func(cmd tea.Cmd) { answer <- cmd() }(cmd)
+			cmd = nil
+			select {
+			case m := <-answer:
+				switch m.(type) {
+				case openMsg, backMsg:
+					_, cmd = a.Update(m)
+				}
+			case <-time.After(200 * time.Millisecond): // a play tick: not followed
+			}
+		}
+	}
+}
+
+// screen drives an app with keys and returns its plain screen.
 func screen(a *App, w, h int, keys ...string) string {
-	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	drive(a, tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
-		a.Update(keyMsg(k))
+		drive(a, keyMsg(k))
 	}
 	return ansi.Strip(a.View().Content)
 }
@@ -188,24 +210,25 @@ func TestProgramSmoke(t *testing.T) {
 	tm.Send(keyMsg("n"))
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	if a := tm.FinalModel(t).(*App); a.view == nil || a.view.Cursor() == 0 {
+	if a := tm.FinalModel(t).(*App); a.run == nil || a.run.Cursor() == 0 {
 		t.Error("the program did not open the scenario and jump to its violation")
 	}
 }
 
-// --walk: play stops at each narrated step, so a teacher presses space once per
-// step of the story.
-func TestWalkStopsAtNarratedSteps(t *testing.T) {
-	a := NewApp(Options{Result: result(t, "redis-del-after-expiry"), Walk: true, Dark: true})
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	narrated := a.view.tl.NarratedRows()
-	for _, want := range narrated[1:3] {
-		_, cmd := a.Update(keyMsg("space"))
-		for cmd != nil && a.view.playing {
-			_, cmd = a.Update(tickMsg{gen: a.view.playGen}) // the tick the command would deliver
-		}
-		if got := a.view.Cursor(); got != want {
-			t.Fatalf("play stopped at row %d, want the next narrated row %d", got, want)
-		}
+// Play runs the cursor down one row per tick and stops at the end.
+func TestPlayAdvancesOneRowPerTick(t *testing.T) {
+	a := NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true})
+	drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
+	a.Update(keyMsg("space"))
+	for range 3 {
+		a.Update(tickMsg{gen: a.run.playGen})
+	}
+	if got := a.run.Cursor(); got != 3 {
+		t.Fatalf("after three ticks the cursor is on row %d, want 3", got)
+	}
+	a.Update(keyMsg("space"))
+	a.Update(tickMsg{gen: a.run.playGen})
+	if got := a.run.Cursor(); got != 3 {
+		t.Errorf("a paused play moved the cursor to row %d", got)
 	}
 }

@@ -287,6 +287,9 @@ func (tl *Timeline) Row(r int) Row {
 		row = Row{Kind: RowEvent, At: e.At, Event: ei, Fault: e.Kind.IsFault()}
 		tl.eventCells(e, cells)
 		row.Lines = []string{tl.t.EventText(ei)}
+		if e.Kind == sim.EvNote {
+			row.Lines[0] += ": " + tl.narration(e) // the note is its own text
+		}
 		obs := tl.observations(ei)
 		for k := range obs {
 			tl.obsCell(&obs[k], cells)
