@@ -522,7 +522,10 @@ func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.
 			if k == "" {
 				return nil, 0, p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
 			}
-			hint := "a trigger takes after=DUR"
+			hint := "when takes after=DUR before then"
+			if ln.toks[0].text == "note" {
+				hint = "note when takes after=DUR before its text"
+			}
 			if s := closest(k, []string{"after"}); s != "" {
 				hint = "did you mean after=? " + hint
 			}

@@ -92,10 +92,17 @@ var marks = [cellKinds]mark{
 }
 
 // Glyph is the cell kind's mark in plain text.
-func (k CellKind) Glyph() string { return marks[k].glyph }
+func (k CellKind) Glyph() string { return k.mark().glyph }
 
-// Meaning is what the kind's mark means, in the legend's words.
-func (k CellKind) Meaning() string { return marks[k].meaning }
+// Meaning is what the kind's mark means, in the legend's words ("" for none).
+func (k CellKind) Meaning() string { return k.mark().meaning }
+
+func (k CellKind) mark() mark {
+	if k < cellKinds {
+		return marks[k]
+	}
+	return mark{}
+}
 
 // LegendEntry is one line of the legend: a sample cell, drawn exactly as the
 // timeline draws it, and what it means.
