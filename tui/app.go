@@ -27,12 +27,12 @@ type Options struct {
 // message to the screen in front (the catalogue, a run, or two runs compared)
 // and opens the screens the catalogue asks for.
 type App struct {
-	com    *Common
-	opt    Options
-	cat    *Catalogue
-	run    *Scenario
-	cmp    *Compare
-	w, h   int
+	com  *Common
+	opt  Options
+	cat  *Catalogue
+	run  *Scenario
+	cmp  *Compare
+	w, h int
 }
 
 // NewApp builds the root model.

@@ -28,9 +28,9 @@ const (
 type Row struct {
 	Kind      RowKind
 	At        sim.Time
-	Event     int    // the trace event (RowEvent), or -1
-	Invariant string // the broken invariant (RowViolation)
-	Fault     bool   // a fault row (for f/F navigation)
+	Event     int      // the trace event (RowEvent), or -1
+	Invariant string   // the broken invariant (RowViolation)
+	Fault     bool     // a fault row (for f/F navigation)
 	Cells     []Cell   // one per column (a filtered timeline's visible ones)
 	Text      string   // the row's sentence: the event and what its step observed
 	Lines     []string // the same, one part per line: the event, then each observation

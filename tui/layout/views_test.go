@@ -66,7 +66,7 @@ func (h *heart) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		out.Observe(sim.Note(h.env.ID, "%s got a request", h.env.Name))
 	}
 }
-func (h *heart) Describe() string                  { return "" }
+func (h *heart) Describe() string                 { return "" }
 func (h *heart) BackgroundTimer(sim.TimerID) bool { return true }
 
 func hearts(t *testing.T, narrate bool) *layout.Timeline {
@@ -121,8 +121,8 @@ func TestQuietFoldsDeclaredBackground(t *testing.T) {
 	}
 	// The cursor keeps its place across views.
 	r := tl.RowAt(q.Key(q.Len() - 1))
-	if tl.Row(r).Lines[0] != q.Row(q.Len()-1).Lines[0] {
-		t.Errorf("RowAt(Key) moved from %q to %q", q.Row(q.Len()-1).Lines[0], tl.Row(r).Lines[0])
+	if tl.Row(r).Lines[0] != q.Row(q.Len() - 1).Lines[0] {
+		t.Errorf("RowAt(Key) moved from %q to %q", q.Row(q.Len() - 1).Lines[0], tl.Row(r).Lines[0])
 	}
 }
 
