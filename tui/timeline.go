@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -26,11 +27,13 @@ type Timeline struct {
 	top    int
 	sel    sim.ProcID // the selected process; -1 follows the cursor's
 	w, h   int
+	views  map[string]*layout.Timeline // filtered views already laid out, by filter
 }
 
 // NewTimeline shows a laid-out run.
 func NewTimeline(com *Common, base *layout.Timeline) Timeline {
-	return Timeline{com: com, base: base, tl: base, hidden: make([]bool, len(base.Columns())), sel: -1}
+	return Timeline{com: com, base: base, tl: base, hidden: make([]bool, len(base.Columns())), sel: -1,
+		views: map[string]*layout.Timeline{}}
 }
 
 // SetSize sets the grid's size, its column header included.
@@ -81,7 +84,15 @@ func (m *Timeline) refilter() {
 	if m.tl.Len() > 0 {
 		key = m.tl.Key(m.cursor)
 	}
-	m.tl = m.base.Filter(layout.Filter{Quiet: m.quiet, Hidden: m.hidden})
+	// A view costs a pass over the run: keep the few a lesson toggles between.
+	id := fmt.Sprint(m.quiet, m.hidden)
+	if m.views[id] == nil {
+		if len(m.views) >= 4 {
+			clear(m.views)
+		}
+		m.views[id] = m.base.Filter(layout.Filter{Quiet: m.quiet, Hidden: slices.Clone(m.hidden)})
+	}
+	m.tl = m.views[id]
 	m.cursor = m.tl.RowAt(key)
 	m.scroll()
 }

@@ -41,8 +41,10 @@ func (tl *Timeline) Filter(f Filter) *Timeline {
 		}
 	}
 	var bg []uint64
+	v.refs = make([]rowRef, 0, len(base.refs))
 	if f.Quiet {
 		bg = base.background()
+		v.folded = make([]uint64, 0, len(base.refs))
 	}
 	var pending uint64 // processes whose background rows wait for the next row shown
 	for _, ref := range base.refs {
