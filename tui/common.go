@@ -78,3 +78,23 @@ func wrapLines(text string, width int, indent string) []string {
 	}
 	return out
 }
+
+// scrollTop is the first row to draw so that the cursor stays on screen, with a
+// few rows of what comes next in view (none when revealing: nothing below the
+// cursor is drawn).
+func scrollTop(top, cursor, rows, n int, reveal bool) int {
+	if rows <= 0 {
+		return top
+	}
+	margin := min(3, rows/4)
+	if reveal {
+		margin = 0
+	}
+	if cursor < top+margin {
+		top = cursor - margin
+	}
+	if cursor >= top+rows-margin {
+		top = cursor - rows + 1 + margin
+	}
+	return max(min(top, n-rows), 0)
+}

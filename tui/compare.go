@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -23,38 +20,30 @@ import (
 // jumps to the next one. Each side's detail and narration are those of its row
 // at or before the cursor.
 type Compare struct {
-	com      *Common
-	keys     KeyMap
-	res      [2]*scenarios.Result
-	base     [2]*layout.Timeline
-	c        *layout.Comparison
-	quiet    bool
-	reveal   bool
-	hidden   map[string]bool // process names, hidden on both sides
-	sel      string          // the selected process ("": the cursor's)
-	cursor   int
-	top      int
-	detail   [2]Detail
-	help     help.Model
-	helpView viewport.Model
-	showHelp bool
-	playing  bool
-	playGen  int
-	speed    int
-	marks    map[string][]int // lines to jump to, by kind, built on first use
-	w, h     int
-	tlH      int
-	stripH   int
+	com    *Common
+	keys   KeyMap
+	res    [2]*scenarios.Result
+	base   [2]*layout.Timeline
+	c      *layout.Comparison
+	quiet  bool
+	reveal bool
+	hidden map[string]bool // process names, hidden on both sides
+	sel    string          // the selected process ("": the cursor's)
+	cursor int
+	top    int
+	detail [2]Detail
+	help   HelpScreen
+	play   player
+	marks  map[string][]int // lines to jump to, by kind, built on first use
+	w, h   int
+	tlH    int
+	stripH int
 }
 
 // NewCompare opens two runs side by side.
 func NewCompare(com *Common, a, b *scenarios.Result, back bool) Compare {
 	m := Compare{com: com, keys: com.Keys, res: [2]*scenarios.Result{a, b}, hidden: map[string]bool{},
-		help: help.New(), helpView: viewport.New(), speed: 2}
-	if com.Styles.Plain {
-		m.help.Styles = help.Styles{}
-	}
-	m.helpView.KeyMap = viewport.KeyMap{Down: com.Keys.Down, Up: com.Keys.Up, PageDown: com.Keys.PanelDown, PageUp: com.Keys.PanelUp}
+		help: NewHelpScreen(com), play: player{speed: 2}}
 	m.keys.Back.SetEnabled(back)
 	for _, b := range []*key.Binding{&m.keys.Walk, &m.keys.Present, &m.keys.Tab, &m.keys.NextStop, &m.keys.PrevStop} {
 		b.SetEnabled(false)
@@ -148,15 +137,15 @@ func (m Compare) Update(msg tea.Msg) (Compare, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tickMsg:
-		if !m.playing || msg.gen != m.playGen {
+		if !m.play.due(msg) {
 			return m, nil
 		}
 		if m.cursor >= m.c.Len()-1 {
-			m.playing = false
+			m.play.playing = false
 			break
 		}
 		m.setCursor(m.cursor + 1)
-		cmd = m.tick()
+		cmd = m.play.tick()
 	case tea.MouseWheelMsg:
 		if msg.Mouse().Button == tea.MouseWheelUp {
 			m.setCursor(m.cursor - 3)
@@ -164,15 +153,8 @@ func (m Compare) Update(msg tea.Msg) (Compare, tea.Cmd) {
 			m.setCursor(m.cursor + 3)
 		}
 	case tea.KeyPressMsg:
-		if m.showHelp {
-			switch {
-			case key.Matches(msg, k.Help), msg.String() == "esc":
-				m.showHelp = false
-			case key.Matches(msg, k.Quit):
-				return m, tea.Quit
-			default:
-				m.helpView, cmd = m.helpView.Update(msg)
-			}
+		if m.help.IsOpen() {
+			m.help, cmd = m.help.Update(msg)
 			return m, cmd
 		}
 		switch {
@@ -181,18 +163,13 @@ func (m Compare) Update(msg tea.Msg) (Compare, tea.Cmd) {
 		case key.Matches(msg, k.Back):
 			return m, func() tea.Msg { return backMsg{} }
 		case key.Matches(msg, k.Help):
-			m.showHelp = true
-			m.helpView.SetYOffset(0)
+			m.help.Open(m.keys.CompareHelp())
 		case key.Matches(msg, k.Play):
-			m.playing = !m.playing
-			m.playGen++
-			if m.playing {
-				cmd = m.tick()
-			}
+			cmd = m.play.toggle()
 		case key.Matches(msg, k.Faster):
-			m.speed = min(m.speed+1, len(speeds)-1)
+			m.play.faster()
 		case key.Matches(msg, k.Slower):
-			m.speed = max(m.speed-1, 0)
+			m.play.slower()
 		case key.Matches(msg, k.Down):
 			m.setCursor(m.cursor + 1)
 		case key.Matches(msg, k.Up):
@@ -229,11 +206,6 @@ func (m Compare) Update(msg tea.Msg) (Compare, tea.Cmd) {
 	}
 	m.relayout()
 	return m, cmd
-}
-
-func (m Compare) tick() tea.Cmd {
-	gen := m.playGen
-	return tea.Tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen} })
 }
 
 // names lists the processes shown, A's first, then those only B has.
@@ -277,23 +249,7 @@ func (m *Compare) selectNext(back bool) {
 	m.sel = ns[i]
 }
 
-func (m *Compare) scroll() {
-	rows := m.tlH - 1
-	if rows <= 0 {
-		return
-	}
-	margin := min(3, rows/4)
-	if m.reveal {
-		margin = 0
-	}
-	if m.cursor < m.top+margin {
-		m.top = m.cursor - margin
-	}
-	if m.cursor >= m.top+rows-margin {
-		m.top = m.cursor - rows + 1 + margin
-	}
-	m.top = max(min(m.top, m.c.Len()-rows), 0)
-}
+func (m *Compare) scroll() { m.top = scrollTop(m.top, m.cursor, m.tlH-1, m.c.Len(), m.reveal) }
 
 // split is the width of the two sides' parts of the screen, left of the │ and
 // right of it, so that the header, the lines and the strip line up.
@@ -312,11 +268,7 @@ func (m Compare) sideW() int {
 // relayout sets each side's detail to its row at or before the cursor and gives
 // the strip under the lines the height the two details need.
 func (m *Compare) relayout() {
-	if m.showHelp {
-		m.helpView.SetWidth(max(m.w, 0))
-		m.helpView.SetHeight(max(m.h-3, 0))
-		m.helpView.SetContentLines(m.helpLines())
-	}
+	m.help.SetSize(m.w, m.h-3)
 	left, right := m.split()
 	need := 1
 	for s, w := range []int{left, right} {
@@ -358,11 +310,9 @@ func (m Compare) View() string {
 		return tooSmallView(m.w, m.h)
 	}
 	head := m.header()
-	h := m.help
-	h.SetWidth(m.w)
-	footer := fit(h.ShortHelpView(m.keys.CompareHelp().ShortHelp()), m.w)
-	if m.showHelp {
-		return lipgloss.JoinVertical(lipgloss.Left, head, m.helpView.View(), footer)
+	footer := m.help.Footer(m.keys.CompareHelp(), m.w)
+	if m.help.IsOpen() {
+		return lipgloss.JoinVertical(lipgloss.Left, head, m.help.View(), footer)
 	}
 	strip := lipgloss.JoinHorizontal(lipgloss.Top, m.detail[0].View(), box(slices.Repeat([]string{"│"}, m.stripH), 1, m.stripH),
 		m.detail[1].View())
@@ -464,12 +414,4 @@ func (m Compare) linesView() string {
 		lines = append(lines, fit(b.String(), m.w))
 	}
 	return box(lines, m.w, m.tlH)
-}
-
-// helpLines is the ? screen: every key, from the key map, then the legend.
-func (m Compare) helpLines() []string {
-	h := m.help
-	h.SetWidth(m.w)
-	lines := strings.Split(h.FullHelpView(m.keys.CompareHelp().FullHelp()), "\n")
-	return append(append(lines, ""), legendLines(m.com.Styles)...)
 }

@@ -5,9 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -24,10 +22,6 @@ const (
 	panelCount
 )
 
-// Speeds of play, slowest first.
-var speeds = []time.Duration{2 * time.Second, time.Second, 500 * time.Millisecond, 250 * time.Millisecond,
-	100 * time.Millisecond, 40 * time.Millisecond, 10 * time.Millisecond}
-
 // ScenarioOptions say how a run opens.
 type ScenarioOptions struct {
 	Walk    bool // follow the story: space goes to the next stop; rows below the cursor stay hidden
@@ -38,24 +32,20 @@ type ScenarioOptions struct {
 // Scenario is the screen of one finished run: the timeline, the panels (narration,
 // state, clocks), the detail line, the header and the footer.
 type Scenario struct {
-	com      *Common
-	keys     KeyMap
-	res      *scenarios.Result
-	tl       Timeline
-	panels   [panelCount]Panel
-	detail   Detail
-	help     help.Model
-	helpView viewport.Model
-	showHelp bool
-	walk     bool
-	present  bool
-	quiet    bool // quiet as it was before presentation turned it on
-	playing  bool
-	playGen  int
-	speed    int
-	focus    int // the panel that tab chose
-	w, h     int
-	lay      screenLayout
+	com     *Common
+	keys    KeyMap
+	res     *scenarios.Result
+	tl      Timeline
+	panels  [panelCount]Panel
+	detail  Detail
+	help    HelpScreen
+	walk    bool
+	present bool
+	quiet   bool // quiet as it was before presentation turned it on
+	play    player
+	focus   int // the panel that tab chose
+	w, h    int
+	lay     screenLayout
 }
 
 // screenLayout is where everything goes at the current size.
@@ -67,19 +57,13 @@ type screenLayout struct {
 	detailH int
 }
 
-type tickMsg struct{ gen int }
-
 // backMsg asks the root for the catalogue again.
 type backMsg struct{}
 
 // NewScenario opens a run.
 func NewScenario(com *Common, res *scenarios.Result, opt ScenarioOptions) Scenario {
 	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, layout.New(res.Trace, &res.Report)),
-		detail: NewDetail(com), help: help.New(), helpView: viewport.New(), speed: 2}
-	if com.Styles.Plain {
-		m.help.Styles = help.Styles{}
-	}
-	m.helpView.KeyMap = viewport.KeyMap{Down: com.Keys.Down, Up: com.Keys.Up, PageDown: com.Keys.PanelDown, PageUp: com.Keys.PanelUp}
+		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}}
 	for i := range m.panels {
 		m.panels[i] = NewPanel(com)
 	}
@@ -132,25 +116,18 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tickMsg:
-		if !m.playing || msg.gen != m.playGen {
+		if !m.play.due(msg) {
 			return m, nil
 		}
 		if m.tl.Cursor() >= m.tl.Layout().Len()-1 {
-			m.playing = false
+			m.play.playing = false
 			break
 		}
 		m.tl.SetCursor(m.tl.Cursor() + 1)
-		cmd = m.tick()
+		cmd = m.play.tick()
 	case tea.KeyPressMsg:
-		if m.showHelp {
-			switch {
-			case key.Matches(msg, k.Help), msg.String() == "esc":
-				m.showHelp = false
-			case key.Matches(msg, k.Quit):
-				return m, tea.Quit
-			default:
-				m.helpView, cmd = m.helpView.Update(msg)
-			}
+		if m.help.IsOpen() {
+			m.help, cmd = m.help.Update(msg)
 			return m, cmd
 		}
 		switch {
@@ -159,20 +136,15 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 		case key.Matches(msg, k.Back):
 			return m, func() tea.Msg { return backMsg{} }
 		case key.Matches(msg, k.Help):
-			m.showHelp = true
-			m.helpView.SetYOffset(0)
+			m.help.Open(m.keys.ScenarioHelp(m.walk))
 		case key.Matches(msg, k.Play) && m.walk:
 			m.nextStop()
 		case key.Matches(msg, k.Play):
-			m.playing = !m.playing
-			m.playGen++
-			if m.playing {
-				cmd = m.tick()
-			}
+			cmd = m.play.toggle()
 		case key.Matches(msg, k.Faster):
-			m.speed = min(m.speed+1, len(speeds)-1)
+			m.play.faster()
 		case key.Matches(msg, k.Slower):
-			m.speed = max(m.speed-1, 0)
+			m.play.slower()
 		case key.Matches(msg, k.Walk):
 			m.setWalk(!m.walk)
 		case key.Matches(msg, k.Present):
@@ -196,11 +168,6 @@ func (m *Scenario) nextStop() {
 	if !m.tl.jump(m.tl.Layout().Stops(), false) {
 		m.tl.SetCursor(m.tl.Layout().Len() - 1)
 	}
-}
-
-func (m Scenario) tick() tea.Cmd {
-	gen := m.playGen
-	return tea.Tick(speeds[m.speed], func(time.Time) tea.Msg { return tickMsg{gen} })
 }
 
 // sync puts what the cursor shows into the panels and the detail line, then
@@ -308,11 +275,7 @@ func (m Scenario) clockText() string {
 // stands in a strip under the timeline.
 func (m *Scenario) relayout() {
 	w, body := m.w, m.h-2 // header and footer
-	if m.showHelp {
-		m.helpView.SetWidth(max(w, 0))
-		m.helpView.SetHeight(max(body, 0))
-		m.helpView.SetContentLines(m.helpLines())
-	}
+	m.help.SetSize(w, body)
 	if tooSmall(m.w, m.h) {
 		return
 	}
@@ -377,8 +340,8 @@ func (m Scenario) View() string {
 		return tooSmallView(m.w, m.h)
 	}
 	header, footer := m.header(), m.footer()
-	if m.showHelp {
-		return lipgloss.JoinVertical(lipgloss.Left, header, m.helpView.View(), footer)
+	if m.help.IsOpen() {
+		return lipgloss.JoinVertical(lipgloss.Left, header, m.help.View(), footer)
 	}
 	var body string
 	if m.lay.side {
@@ -404,8 +367,8 @@ func (m Scenario) header() string {
 		at = tl.RowTime(m.tl.Cursor())
 	}
 	play := ""
-	if m.playing {
-		play = " ▶ " + speeds[m.speed].String()
+	if m.play.playing {
+		play = " ▶ " + speeds[m.play.speed].String()
 	}
 	hidden := m.tl.Revealing() && m.tl.Cursor() < tl.Len()-1
 	var on []string
@@ -423,16 +386,4 @@ func (m Scenario) header() string {
 		modes(s, on...)+s.Header.Render(right), m.w)
 }
 
-func (m Scenario) footer() string {
-	h := m.help
-	h.SetWidth(m.w)
-	return fit(h.ShortHelpView(m.keys.ScenarioHelp(m.walk).ShortHelp()), m.w)
-}
-
-// helpLines is the ? screen: every key, from the key map, then the legend.
-func (m Scenario) helpLines() []string {
-	h := m.help
-	h.SetWidth(m.w)
-	lines := strings.Split(h.FullHelpView(m.keys.ScenarioHelp(m.walk).FullHelp()), "\n")
-	return append(append(lines, ""), legendLines(m.com.Styles)...)
-}
+func (m Scenario) footer() string { return m.help.Footer(m.keys.ScenarioHelp(m.walk), m.w) }

@@ -190,25 +190,7 @@ func (m *Timeline) selectNext(back bool) {
 	m.sel = cols[i].Proc
 }
 
-// scroll keeps the cursor on screen with a few rows of what comes next in view
-// (none when revealing: there is nothing below the cursor to show).
-func (m *Timeline) scroll() {
-	rows := m.h - 1
-	if rows <= 0 {
-		return
-	}
-	margin := min(3, rows/4)
-	if m.reveal {
-		margin = 0
-	}
-	if m.cursor < m.top+margin {
-		m.top = m.cursor - margin
-	}
-	if m.cursor >= m.top+rows-margin {
-		m.top = m.cursor - rows + 1 + margin
-	}
-	m.top = max(min(m.top, m.tl.Len()-rows), 0)
-}
+func (m *Timeline) scroll() { m.top = scrollTop(m.top, m.cursor, m.h-1, m.tl.Len(), m.reveal) }
 
 // columnWidth is the width of one process column, and whether the sentence
 // column fits after them. Presentation gives the columns the width; otherwise

@@ -295,13 +295,13 @@ func TestPlayAdvancesOneRowPerTick(t *testing.T) {
 	drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
 	a.Update(keyMsg("space"))
 	for range 3 {
-		a.Update(tickMsg{gen: a.run.playGen})
+		a.Update(tickMsg{gen: a.run.play.gen})
 	}
 	if got := a.run.Cursor(); got != 3 {
 		t.Fatalf("after three ticks the cursor is on row %d, want 3", got)
 	}
 	a.Update(keyMsg("space"))
-	a.Update(tickMsg{gen: a.run.playGen})
+	a.Update(tickMsg{gen: a.run.play.gen})
 	if got := a.run.Cursor(); got != 3 {
 		t.Errorf("a paused play moved the cursor to row %d", got)
 	}
