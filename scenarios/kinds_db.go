@@ -58,10 +58,16 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
 	}
+	// retry-max caps exponential backoff only: with a fixed or random delay it
+	// would be unused, and an unused argument is an error.
+	if t, ok := a.kv["retry-max"]; ok && policy != dblock.RetryExponential && a.first == nil {
+		a.fail(t.col, "retry-max= caps retry=exponential backoff, and this client retries "+policy.String(),
+			"remove retry-max=, or write retry=exponential")
+	}
 	for _, key := range []string{"retry-max", "retry-delay"} {
-		if t, ok := a.kv[key]; ok && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
+		if t, ok := a.kv[key]; ok && policy == dblock.RetryExponential && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
 			a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
-				"exponential backoff doubles the delay up to retry-max: write retry-max=10s, or more than retry-delay")
+				fmt.Sprintf("exponential backoff doubles the delay up to retry-max: write retry-max=%s or more", sim.FormatDuration(max(cfg.Retry.Delay, 10*time.Second))))
 		}
 	}
 	return dblock.NewClient(cfg)

@@ -902,8 +902,23 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 			act.Msg.Key = pos[0].text
 		}
 	case "read", "write":
-		if err := p.positional(ln, pos, 1, who.text+" "+verb.text+" RESOURCE"); err != nil {
+		usage := who.text + " read RESOURCE"
+		if verb.text == "write" {
+			usage = who.text + " write RESOURCE [update=NAME]"
+		}
+		if err := p.positional(ln, pos, 1, usage); err != nil {
 			return err
+		}
+		var update string
+		if verb.text == "write" {
+			// The logical update this write is part of: writes to several
+			// resources under one name are judged together (all-or-nothing).
+			if t, ok := a.take("update"); ok {
+				if !nameRE.MatchString(t.text) {
+					return p.err(ln.num, t.col, "update="+t.text+" is not a name", "name the update like u1: start with a letter; use letters, digits, - and _")
+				}
+				update = t.text
+			}
 		}
 		rid, err := p.proc(ln.num, pos[0])
 		if err != nil {
@@ -912,7 +927,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if p.s.procs[rid].kind.decl != "resource" {
 			return p.err(ln.num, pos[0].col, pos[0].text+" is not a resource", "declare it with resource "+pos[0].text)
 		}
-		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
+		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text, Opts: sim.ResourceOpts("", update)}
 	default:
 		return p.err(ln.num, verb.col, "unknown client command "+strconv.Quote(verb.text),
 			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update; coordinators: begin; proposers: propose)")

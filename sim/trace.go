@@ -239,7 +239,7 @@ func (t *Trace) ObsText(o *Observation) string {
 		if o.Text != "" {
 			s += ": " + o.Text
 		}
-		if o.By != NoProc && o.By != o.Client && o.By != o.Proc {
+		if o.By != NoProc && o.By != o.Client && o.By != o.Proc && o.Reason != ReasonExpired {
 			s += " by " + t.Name(o.By)
 		}
 		return s + ")"
@@ -253,8 +253,14 @@ func (t *Trace) ObsText(o *Observation) string {
 			verb = "REJECTS"
 		}
 		s := t.Name(o.Proc) + " " + verb + " " + o.Op + " by " + who + " under " + o.Grant
+		if o.Lock != "" {
+			s += " of " + o.Lock
+		}
 		if o.HasToken {
 			s += fmt.Sprintf(" token %d", o.Token)
+		}
+		if o.Name != "" {
+			s += " in update " + o.Name
 		}
 		if o.Text != "" {
 			s += " (" + o.Text + ")"

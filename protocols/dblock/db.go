@@ -182,11 +182,13 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 		if r == nil {
 			r = &row{Owner: sim.NoProc, Version: 1}
 		} else if r.Leased && r.Grant != s.Owner {
-			whose := n.env.Name // its locked_until has passed, by the clock that "now" came from
+			// Its locked_until has passed by the clock that "now" came from: the
+			// database's, or the taking client's (which then caused the expiry).
+			clock := n.env.ID
 			if !s.DBNow {
-				whose = n.env.Names[from]
+				clock = from
 			}
-			n.ended(s.Row, r, n.env.ID, sim.ReasonExpired, "its locked_until had passed by "+whose+"'s clock", out)
+			n.ended(s.Row, r, clock, sim.ReasonExpired, "its locked_until had passed by "+n.env.Names[clock]+"'s clock", out)
 		}
 		nr := *r
 		nr.Owner, nr.Grant, nr.Leased, nr.Until, nr.DBClock = from, s.Owner, true, t+s.TTL.Milliseconds(), s.DBNow

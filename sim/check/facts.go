@@ -16,7 +16,21 @@ type facts struct {
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
 	byKey     map[ledgerKey][]*grantRec
-	replayed  []bool // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
+	acqs      map[acqKey]*grantRec // the first grant (not a vote) of each acquisition
+	replayed  []bool               // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
+	voters    map[voter]bool       // clients that acquire a lock by majority (Redlock)
+	resOps    []resOp              // the resource operations, judged once (resourceOps)
+}
+
+// acqKey names an acquisition as a resource operation or a belief names it: the
+// lock and the granted value.
+type acqKey struct{ lock, grant string }
+
+// voter is a client that acquires a lock by majority: the single nodes' grants to
+// it are votes, and its own majority grant is the grant.
+type voter struct {
+	client sim.ProcID
+	lock   string
 }
 
 // ledgerKey finds a grant's records: the service, the lock and the granted value.
@@ -51,6 +65,14 @@ type grantRec struct {
 	withdrawnIdx int      // trace event index of the withdrawal (maxIdx while held)
 	withdrawal   string   // how it was withdrawn, for sentences
 	resurrected  bool     // brought back by a restart after it was withdrawn
+	vote         bool     // a node's vote for a client that acquires by majority
+	// The promised end of the grant as first reported with an expiry (Never
+	// while it has none), and as its renewals (the same grant reported again
+	// with a new window: EXPIRE, an extension) have moved it since.
+	firstEnd, end sim.Time
+	renewed       bool // a renewal moved its end past firstEnd
+	token         int64
+	hasToken      bool
 }
 
 const maxIdx = int(^uint(0) >> 1)
@@ -78,8 +100,31 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 		}
 	}
 	f.replayed = replays(t.Obs)
+	f.voters = map[voter]bool{}
+	for i := range t.Obs {
+		if o := &t.Obs[i]; o.Kind == sim.ObsAttempt && o.Value > 0 {
+			f.voters[voter{o.Client, o.Lock}] = true
+		}
+	}
 	f.buildLedger()
 	return f
+}
+
+// isVote reports whether a grant report is a single node's vote for a client that
+// acquires by majority (Redlock): not a grant of the lock service.
+func (f *facts) isVote(o *sim.Observation) bool {
+	return (o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd) && o.Value <= 0 && f.voters[voter{o.Client, o.Lock}]
+}
+
+// acquisition returns the first grant of the acquisition that a resource
+// operation or a belief names (lock and value), or nil when the service never
+// reported granting it. Votes are not grants.
+func (f *facts) acquisition(lock, grant string) *grantRec { return f.acqs[acqKey{lock, grant}] }
+
+// later reports whether acquisition h was granted after g by the same service,
+// of the same lock.
+func later(h, g *grantRec) bool {
+	return h.service == g.service && h.lock == g.lock && h.idx > g.idx
 }
 
 // replays marks the grant reports that repeat a state change already reported:
@@ -154,11 +199,14 @@ func (f *facts) buildLedger() {
 		case sim.ObsGrant:
 			for _, g := range open[o.Service] {
 				if g.lock == o.Lock && g.client == o.Client && g.grant == o.Grant {
-					return // reported again: an extension, or a new leader
+					g.renew(o) // reported again: a renewal (EXPIRE, an extension)
+					return
 				}
 			}
 			g := f.addGrant(&grantRec{client: o.Client, proc: o.Proc, service: o.Service,
-				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event})
+				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event, vote: f.isVote(o),
+				end: promiseEnd(o), token: o.Token, hasToken: o.HasToken})
+			g.firstEnd = g.end
 			if o.Value > 0 && o.Window > 0 {
 				// A majority grant is the client's own computation: nothing withdraws
 				// it at a node, it simply ends with its validity.
@@ -209,17 +257,52 @@ func (f *facts) buildLedger() {
 
 func (f *facts) addGrant(g *grantRec) *grantRec {
 	g.withdrawn, g.withdrawnIdx = sim.Never, maxIdx
+	if g.end == 0 {
+		g.end, g.firstEnd = sim.Never, sim.Never
+	}
 	f.grants = append(f.grants, g)
 	k := ledgerKey{g.service, g.lock, g.grant}
 	f.byKey[k] = append(f.byKey[k], g)
+	if a := (acqKey{g.lock, g.grant}); !g.vote && !g.resurrected && f.acqs[a] == nil {
+		if f.acqs == nil {
+			f.acqs = map[acqKey]*grantRec{}
+		}
+		f.acqs[a] = g
+	}
 	return g
+}
+
+// renew applies a renewal of the grant: the same grant reported again with a new
+// window. The first window with an expiry is the grant's own (SETNX, then
+// PEXPIRE); a later one renews it.
+func (g *grantRec) renew(o *sim.Observation) {
+	end := promiseEnd(o)
+	if !g.hasToken && o.HasToken {
+		g.token, g.hasToken = o.Token, true
+	}
+	if end == sim.Never {
+		return
+	}
+	switch {
+	case g.firstEnd == sim.Never:
+		g.firstEnd = end
+	case end > g.firstEnd:
+		g.renewed = true
+	}
+	g.end = end
+	if o.Value > 0 && g.withdrawnIdx == maxIdx {
+		g.withdrawn, g.withdrawal = end, "run out at "+end.String() // a majority grant's validity, extended
+	}
 }
 
 func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*grantRec) bool, at sim.Time, idx int, how string) {
 	kept := open[svc][:0]
 	for _, g := range open[svc] {
 		if which(g) {
-			g.withdrawn, g.withdrawnIdx, g.withdrawal = at, idx, how
+			if at < g.withdrawn { // a majority grant's validity may have run out already
+				g.withdrawn, g.withdrawal = at, how
+			}
+			g.withdrawnIdx = idx
 			continue
 		}
 		kept = append(kept, g)
@@ -231,7 +314,11 @@ func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*gr
 func withdrawalText(f *facts, o *sim.Observation) string {
 	switch o.Reason {
 	case sim.ReasonExpired:
-		return "expired by " + f.name(o.Proc) + "'s clock at " + o.At.String()
+		clock := o.Proc // expired by the clock of who made it expire (a client's, for a lease on client time)
+		if o.By != sim.NoProc {
+			clock = o.By
+		}
+		return "expired by " + f.name(clock) + "'s clock at " + o.At.String()
 	case sim.ReasonReleased:
 		return "been released at " + o.At.String()
 	}
