@@ -107,6 +107,41 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	return nil
 }
 
+// CompareColumnWidth is the width of one process column in `locksim run A --vs B`.
+const CompareColumnWidth = 10
+
+// WriteCompare writes two runs side by side as `locksim run A --vs B` prints it:
+// each run's verdict and expectations, the two timelines lined up on true time
+// with ≠ before the rows only one run has, then those rows' sentences. A long
+// comparison shows its beginning and end and every difference.
+func WriteCompare(w io.Writer, a, b *Result, opt TextOptions) error {
+	head, tail := textHead, textTail
+	if opt.Full {
+		head, tail = 0, 0
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("Compare: A %s (seed %d) with B %s (seed %d)\n", a.Scenario.ID, a.Seed, b.Scenario.ID, b.Seed)
+	for i, r := range []*Result{a, b} {
+		p("  %s %-30s verdict %-7s", "AB"[i:i+1], r.Scenario.ID, r.Report.Verdict)
+		var broken []string
+		for _, res := range r.Report.Results {
+			if len(res.Violations) > 0 {
+				broken = append(broken, res.Name)
+			}
+		}
+		if len(broken) > 0 {
+			p(" violated: %s", strings.Join(broken, ", "))
+		}
+		if !r.OK() {
+			p("  (an expectation failed: %s)", r.ReproduceCommand())
+		}
+		p("\n")
+	}
+	p("\nTimelines (true time downwards; ≠ a row only one run has):\n")
+	c := layout.Compare(layout.New(a.Trace, &a.Report), layout.New(b.Trace, &b.Report))
+	return c.WriteText(w, [2]string{a.Scenario.ID, b.Scenario.ID}, CompareColumnWidth, head, tail)
+}
+
 func msToDuration(ms float64) sim.Time { return sim.Time(ms * 1e6) }
 
 func indent(s, pre string) string {

@@ -76,6 +76,13 @@ func (t *Trace) Msg(e *Event) Message {
 	return *t.msgs.at(int(e.msg))
 }
 
+// Background reports whether the event is background traffic, as the protocol
+// declared it: a background message's send, delivery or drop
+// (Message.Background), or a background timer's firing (Event.Background).
+func (t *Trace) Background(e *Event) bool {
+	return e.Background || e.msg >= 0 && t.msgs.at(int(e.msg)).Background
+}
+
 // Note returns the event's note ("partition", "c1 is down", a timer's name).
 func (t *Trace) Note(e *Event) string {
 	if e.note < 0 {

@@ -138,7 +138,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			if n.inTxn(in.From) {
 				open = 1
 			}
-			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open))
+			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open).InBackground())
 			return
 		}
 		if s, ok := in.Msg.Body.(*stmt); ok {

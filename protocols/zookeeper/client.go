@@ -155,7 +155,7 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
 	if c.conn == connected {
 		// ID 0: a ping's answer must not displace the awaited request's.
-		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session))
+		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session).InBackground())
 		c.resendDelete(out)
 	}
 }
@@ -379,6 +379,9 @@ func (c *Client) TimerName(id sim.TimerID) string {
 	}
 	return ""
 }
+
+// BackgroundTimer: the ping keeps the session alive.
+func (c *Client) BackgroundTimer(id sim.TimerID) bool { return id == timerPing }
 
 // Describe is the client's state.
 func (c *Client) Describe() string {
