@@ -4,6 +4,7 @@ import (
 	"embed"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -81,4 +82,21 @@ func Load(arg string) (*Scenario, error) {
 		hint = "did you mean " + s + "? " + hint
 	}
 	return nil, errors.Errorf("no scenario %q: it is neither a catalogue id nor a file\n  hint: %s", arg, hint)
+}
+
+// Control loads the scenario this one names with compare-with: a path relative
+// to this scenario's own file when there is one, else a catalogue id (or a path
+// from the working directory).
+func (s *Scenario) Control() (*Scenario, error) {
+	if s.CompareWith == "" {
+		return nil, errors.Errorf("%s names no scenario to compare with\n  hint: add a line compare-with ID to it, or give one: --vs ID|FILE", s.ID)
+	}
+	if !strings.HasPrefix(s.File, "catalogue/") {
+		rel := filepath.Join(filepath.Dir(s.File), s.CompareWith)
+		if st, err := os.Stat(rel); err == nil && !st.IsDir() {
+			return Load(rel)
+		}
+	}
+	c, err := Load(s.CompareWith)
+	return c, errors.Wrapf(err, "%s: compare-with %s", s.File, s.CompareWith)
 }

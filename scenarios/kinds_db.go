@@ -29,6 +29,7 @@ var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.M
 func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	mode, _ := dblock.ParseMode(a.oneOf("mode", "insert", dblock.ModeNames()...))
 	policy, _ := dblock.ParseRetryPolicy(a.oneOf("retry", "fixed", dblock.RetryPolicyNames()...))
+	delay := a.positive("retry-delay", 100*time.Millisecond, "a client that retries at once floods the database: write retry-delay=100ms")
 	cfg := dblock.ClientConfig{
 		Server:      ref("server", "db", false)[0],
 		Mode:        mode,
@@ -41,8 +42,8 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Keepalive:   a.positive("keepalive", time.Second, ""),
 		Retry: dblock.Retry{
 			Policy:   policy,
-			Delay:    a.positive("retry-delay", 100*time.Millisecond, "a client that retries at once floods the database: write retry-delay=100ms"),
-			Max:      a.dur("retry-max", 10*time.Second),
+			Delay:    delay,
+			Max:      a.dur("retry-max", max(10*time.Second, delay)), // the default cap never falls below the first delay
 			Attempts: int(a.int("attempts", 0, 0, 1_000_000)),
 		},
 	}
@@ -58,11 +59,15 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
 	}
-	for _, key := range []string{"retry-max", "retry-delay"} {
-		if t, ok := a.kv[key]; ok && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
-			a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
-				"exponential backoff doubles the delay up to retry-max: write retry-max=10s, or more than retry-delay")
-		}
+	// retry-max caps exponential backoff only: with a fixed or random delay it
+	// would be unused, and an unused argument is an error.
+	if t, ok := a.kv["retry-max"]; ok && policy != dblock.RetryExponential && a.first == nil {
+		a.fail(t.col, "retry-max= caps retry=exponential backoff, and this client retries "+policy.String(),
+			"remove retry-max=, or write retry=exponential")
+	}
+	if t, ok := a.kv["retry-max"]; ok && policy == dblock.RetryExponential && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
+		a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
+			"exponential backoff doubles the delay up to retry-max: write retry-max="+sim.FormatDuration(cfg.Retry.Delay)+" or more")
 	}
 	return dblock.NewClient(cfg)
 }

@@ -7,8 +7,9 @@ import (
 
 // token is one word of a line, with its 1-based column.
 type token struct {
-	text string
-	col  int
+	text   string
+	col    int
+	quoted bool // some of it was "quoted"
 }
 
 // line is one command line: its words and the narration comments above it.
@@ -75,9 +76,11 @@ func splitWords(file string, num int, raw string) ([]token, error) {
 			break // a trailing comment
 		}
 		start := i
+		quoted := false
 		var b strings.Builder
 		for i < len(raw) && raw[i] != ' ' && raw[i] != '\t' {
 			if raw[i] == '"' {
+				quoted = true
 				end := strings.IndexByte(raw[i+1:], '"')
 				if end < 0 {
 					return nil, &Error{File: file, Line: num, Col: i + 1, Msg: "unterminated quoted string",
@@ -90,7 +93,7 @@ func splitWords(file string, num int, raw string) ([]token, error) {
 			b.WriteByte(raw[i])
 			i++
 		}
-		toks = append(toks, token{text: b.String(), col: start + 1})
+		toks = append(toks, token{text: b.String(), col: start + 1, quoted: quoted})
 	}
 	return toks, nil
 }

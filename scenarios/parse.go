@@ -44,6 +44,8 @@ func init() {
 		{"resource", "resource NAME [fencing=on|off]", (*parser).cmdDecl},
 		{"at", "at TIME ACTION", (*parser).cmdAt},
 		{"when", "when PROC EVENT [LOCK] [after=DUR] then ACTION", (*parser).cmdWhen},
+		{"note", `note at TIME "TEXT" | note when PROC EVENT [LOCK] [after=DUR] "TEXT"`, (*parser).cmdNote},
+		{"compare-with", "compare-with ID|FILE", (*parser).cmdCompareWith},
 		{"run", "run [until=TIME]", (*parser).cmdRun},
 		{"expect", "expect verdict V | violated NAME | holds NAME | n/a NAME | metric NAME VALUE", (*parser).cmdExpect},
 	}
@@ -142,8 +144,8 @@ func (p *parser) line(ln line) error {
 	for _, c := range commands {
 		if c.name == name.text {
 			rest := ln.toks[1:]
-			if c.name == "at" || c.name == "when" {
-				rest = nil // their action reads its own arguments
+			if c.name == "at" || c.name == "when" || c.name == "note" {
+				rest = nil // their action (or trigger) reads its own arguments
 			}
 			a, pos := newArgs(p.file, ln.num, c.name, rest)
 			if err := c.run(p, ln, a, pos); err != nil {
@@ -372,7 +374,7 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 		}
 		var ids []sim.ProcID
 		for _, n := range names {
-			id, err := p.proc(ln.num, token{n, t.col})
+			id, err := p.proc(ln.num, token{text: n, col: t.col})
 			if err == nil && p.s.procs[id].kind.name != wantKind {
 				err = p.err(ln.num, t.col, key+"="+t.text+": "+n+" is not "+article(wantKind)+" "+wantKind+" process",
 					"declare one with: "+declOf(wantKind)+" NAME "+wantKind)
@@ -460,15 +462,81 @@ func (p *parser) cmdAt(ln line, _ *args, _ []token) error {
 }
 
 var triggerEvents = []struct {
-	word string
-	kind sim.ObsKind
-	decl string // who can report it
-	doc  string
+	word    string
+	kind    sim.ObsKind
+	counter string // ObsCounter: the counter's name
+	decl    string // who can report it ("": a node or a client)
+	doc     string
 }{
-	{"acquired", sim.ObsBeliefStart, "client", "PROC comes to believe it holds the lock"},
-	{"released", sim.ObsBeliefEnd, "client", "PROC stops believing it holds the lock"},
-	{"tries", sim.ObsAttempt, "client", "PROC starts trying to acquire the lock"},
-	{"granted", sim.ObsGrant, "node", "the service PROC grants the lock"},
+	{"acquired", sim.ObsBeliefStart, "", "client", "PROC comes to believe it holds the lock"},
+	{"released", sim.ObsBeliefEnd, "", "client", "PROC stops believing it holds the lock"},
+	{"tries", sim.ObsAttempt, "", "client", "PROC starts trying to acquire the lock"},
+	{"granted", sim.ObsGrant, "", "node", "the service PROC grants the lock"},
+	{"voted", sim.ObsVote, "", "node", "the participant PROC votes on the transaction"},
+	{"decided", sim.ObsDecide, "", "", "PROC decides the transaction, commit or abort"},
+	{"accepted", sim.ObsAccepted, "", "node", "the acceptor PROC accepts a value"},
+	{"elected", sim.ObsCounter, "elections", "node", "the server PROC wins an election and leads"},
+}
+
+// trigger reads PROC EVENT [LOCK] [after=DUR] from toks (the words between when
+// and then, or between note when and the text).
+func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.Duration, error) {
+	if len(toks) < 2 {
+		return nil, 0, p.errAt(ln, len(ln.toks)-1, "a trigger needs a process and an event", "write "+usage)
+	}
+	who, err := p.proc(ln.num, toks[0])
+	if err != nil {
+		return nil, 0, err
+	}
+	ev := toks[1]
+	m := &sim.Match{Proc: who, Client: sim.NoProc}
+	var words []string
+	for _, te := range triggerEvents {
+		words = append(words, te.word)
+		if te.word != ev.text {
+			continue
+		}
+		m.Kind, m.Name = te.kind, te.counter
+		if d := p.s.procs[who].kind.decl; te.decl != "" && d != te.decl {
+			return nil, 0, p.err(ln.num, ev.col, toks[0].text+" is a "+d+": it is never "+te.word,
+				"only a "+te.decl+" is "+te.word+" ("+te.doc+")")
+		}
+	}
+	if m.Kind == 0 {
+		return nil, 0, p.err(ln.num, ev.col, "unknown event "+strconv.Quote(ev.text), "events are: "+strings.Join(words, ", "))
+	}
+	var after time.Duration
+	afterSeen := false
+	for _, t := range toks[2:] {
+		if v, ok := strings.CutPrefix(t.text, "after="); ok {
+			if afterSeen {
+				return nil, 0, p.err(ln.num, t.col, "argument after given twice", "keep one after=...")
+			}
+			afterSeen = true
+			if after, err = p.duration(ln.num, token{text: v, col: t.col}, "a duration"); err != nil {
+				return nil, 0, err
+			}
+			continue
+		}
+		if k, _, ok := strings.Cut(t.text, "="); ok {
+			if k == "" {
+				return nil, 0, p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
+			}
+			hint := "when takes after=DUR before then"
+			if ln.toks[0].text == "note" {
+				hint = "note when takes after=DUR before its text"
+			}
+			if s := closest(k, []string{"after"}); s != "" {
+				hint = "did you mean after=? " + hint
+			}
+			return nil, 0, p.err(ln.num, t.col, "unknown argument "+k+" for "+ln.toks[0].text, hint)
+		}
+		if m.Lock != "" {
+			return nil, 0, p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
+		}
+		m.Lock = t.text
+	}
+	return m, after, nil
 }
 
 func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
@@ -486,54 +554,9 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 	if then < 3 {
 		return p.errAt(ln, then, "when needs a process and an event before then", "write "+usage)
 	}
-	who, err := p.proc(ln.num, ln.toks[1])
+	m, after, err := p.trigger(ln, ln.toks[1:then], usage)
 	if err != nil {
 		return err
-	}
-	ev := ln.toks[2]
-	m := &sim.Match{Proc: who, Client: sim.NoProc}
-	var words []string
-	for _, te := range triggerEvents {
-		words = append(words, te.word)
-		if te.word != ev.text {
-			continue
-		}
-		m.Kind = te.kind
-		if d := p.s.procs[who].kind.decl; d != te.decl {
-			return p.err(ln.num, ev.col, ln.toks[1].text+" is a "+d+": it is never "+te.word,
-				"only a "+te.decl+" is "+te.word+" ("+te.doc+")")
-		}
-	}
-	if m.Kind == 0 {
-		return p.err(ln.num, ev.col, "unknown event "+strconv.Quote(ev.text), "events are: "+strings.Join(words, ", "))
-	}
-	var after time.Duration
-	afterSeen := false
-	for _, t := range ln.toks[3:then] {
-		if v, ok := strings.CutPrefix(t.text, "after="); ok {
-			if afterSeen {
-				return p.err(ln.num, t.col, "argument after given twice", "keep one after=...")
-			}
-			afterSeen = true
-			if after, err = p.duration(ln.num, token{v, t.col}, "a duration"); err != nil {
-				return err
-			}
-			continue
-		}
-		if k, _, ok := strings.Cut(t.text, "="); ok {
-			if k == "" {
-				return p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
-			}
-			hint := "when takes after=DUR before then"
-			if s := closest(k, []string{"after"}); s != "" {
-				hint = "did you mean after=? " + hint
-			}
-			return p.err(ln.num, t.col, "unknown argument "+k+" for when", hint)
-		}
-		if m.Lock != "" {
-			return p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
-		}
-		m.Lock = t.text
 	}
 	if then+1 >= len(ln.toks) {
 		return p.errAt(ln, then+1, "then needs an action", "write "+usage)
@@ -543,6 +566,52 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 		return err
 	}
 	p.s.steps = append(p.s.steps, step{when: m, after: after, action: act, trigger: joinTokens(ln.toks[:then])})
+	return nil
+}
+
+// cmdNote attaches narration to a moment: a time, or a trigger. It changes
+// nothing in the run; the walk stops there and shows the text.
+func (p *parser) cmdNote(ln line, _ *args, _ []token) error {
+	const usage = `note at TIME "TEXT" or note when PROC EVENT [LOCK] [after=DUR] "TEXT", like: note at 1.2s "C's key is gone"`
+	if len(ln.toks) < 2 || ln.toks[1].text != "at" && ln.toks[1].text != "when" {
+		return p.errAt(ln, 1, "note needs at TIME or when TRIGGER, then its text", "write "+usage)
+	}
+	last := ln.toks[len(ln.toks)-1]
+	if len(ln.toks) < 4 || !last.quoted || strings.TrimSpace(last.text) == "" {
+		return p.errAt(ln, len(ln.toks), "note needs its text last, in quotes", "write "+usage)
+	}
+	act := sim.Action{Kind: sim.ActNote, Proc: sim.NoProc, Label: joinTokens(ln.toks[:len(ln.toks)-1]), Narration: last.text, Line: ln.num}
+	if ln.toks[1].text == "at" {
+		if len(ln.toks) != 4 {
+			return p.err(ln.num, ln.toks[3].col, "unexpected "+strconv.Quote(ln.toks[3].text), "write "+usage+" (quote the text)")
+		}
+		at, err := p.duration(ln.num, ln.toks[2], "a time")
+		if err != nil {
+			return err
+		}
+		p.s.steps = append(p.s.steps, step{at: at, action: act})
+		return nil
+	}
+	m, after, err := p.trigger(ln, ln.toks[2:len(ln.toks)-1], usage)
+	if err != nil {
+		return err
+	}
+	act.Proc = m.Proc // the note sits in the column of the process that reported the event
+	p.s.steps = append(p.s.steps, step{when: m, after: after, action: act, trigger: joinTokens(ln.toks[1 : len(ln.toks)-1])})
+	return nil
+}
+
+func (p *parser) cmdCompareWith(ln line, _ *args, pos []token) error {
+	if err := p.once(ln); err != nil {
+		return err
+	}
+	if err := p.positional(ln, pos, 1, "compare-with ID|FILE"); err != nil {
+		return err
+	}
+	p.s.CompareWith = pos[0].text
+	if p.s.CompareWith == p.s.ID || strings.TrimSuffix(path.Base(p.s.CompareWith), Ext) == p.s.ID {
+		return p.err(ln.num, pos[0].col, "a scenario cannot be its own control", "name the other scenario of the pair")
+	}
 	return nil
 }
 
@@ -725,7 +794,7 @@ func (p *parser) partition(ln line, pos []token, act *sim.Action) error {
 	side := func(t token) ([]sim.ProcID, error) {
 		var ids []sim.ProcID
 		for _, n := range strings.Split(t.text, ",") {
-			id, err := p.proc(ln.num, token{n, t.col})
+			id, err := p.proc(ln.num, token{text: n, col: t.col})
 			if err != nil {
 				return nil, err
 			}
@@ -833,8 +902,23 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 			act.Msg.Key = pos[0].text
 		}
 	case "read", "write":
-		if err := p.positional(ln, pos, 1, who.text+" "+verb.text+" RESOURCE"); err != nil {
+		usage := who.text + " read RESOURCE"
+		if verb.text == "write" {
+			usage = who.text + " write RESOURCE [update=NAME]"
+		}
+		if err := p.positional(ln, pos, 1, usage); err != nil {
 			return err
+		}
+		var update string
+		if verb.text == "write" {
+			// The logical update this write is part of: writes to several
+			// resources under one name are judged together (all-or-nothing).
+			if t, ok := a.take("update"); ok {
+				if !nameRE.MatchString(t.text) {
+					return p.err(ln.num, t.col, "update="+t.text+" is not a name", "name the update like u1: start with a letter; use letters, digits, - and _")
+				}
+				update = t.text
+			}
 		}
 		rid, err := p.proc(ln.num, pos[0])
 		if err != nil {
@@ -843,7 +927,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if p.s.procs[rid].kind.decl != "resource" {
 			return p.err(ln.num, pos[0].col, pos[0].text+" is not a resource", "declare it with resource "+pos[0].text)
 		}
-		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
+		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text, Opts: sim.ResourceOpts("", update)}
 	default:
 		return p.err(ln.num, verb.col, "unknown client command "+strconv.Quote(verb.text),
 			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update; coordinators: begin; proposers: propose)")

@@ -95,6 +95,14 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{etcdBase + "client c2 etcd-lock members=c1\n", "t.scn:5:21: members=c1: c1 is not an etcd process", "node NAME etcd"},
 		{etcdBase + "at 1s c1 acquire L ttl=2s\n", "t.scn:5:20: acquire takes ttl= only for redis-lock and redlock clients, and c1 is an etcd-lock client", "declared: ttl=5s"},
 		{"# k\nclient c1 redis-lock server=r1\nnode r1 persistence=always redis\nat 0 c1 acquire L\n", "", ""},
+		// retry-max caps exponential backoff only: a fixed delay longer than its
+		// default is fine, and retry-max with a fixed delay is unused.
+		{dbBase + "client c2 db-lock server=db retry=fixed retry-delay=60s\n", "", ""},
+		{dbBase + "client c2 db-lock server=db retry=exponential retry-delay=60s\n", "", ""},
+		{dbBase + "client c2 db-lock server=db retry=fixed retry-max=2s\n", "t.scn:5:41: retry-max= caps retry=exponential backoff, and this client retries fixed", "retry=exponential"},
+		{base + "resource db\nat 1s c1 write db update=u1\n", "", ""},
+		{base + "resource db\nat 1s c1 write db update=1u\n", "t.scn:6:19: update=1u is not a name", "u1"},
+		{base + "resource db\nat 1s c1 read db update=u1\n", "t.scn:6:18: unknown argument update for read", ""},
 	} {
 		tc.check(t)
 	}

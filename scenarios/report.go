@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/tui/layout"
 )
 
@@ -66,9 +67,12 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 		p("  (the run stopped at its %s at %s)", er, r.Trace.End)
 	}
 	if r.Report.Resource {
-		p("  (a resource is protected: only resource-safe and fencing-monotonic decide UNSAFE)")
+		p("  (a resource is protected: only %s decide UNSAFE)", listWords(check.ResourceNames()))
 	}
 	p("\n")
+	for _, n := range r.Report.Notes {
+		p("  note: %s\n", n)
+	}
 	for _, res := range r.Report.Results {
 		p("  %-18s %-9s %s\n", res.Name, res.Status(), res.Kind)
 		if res.Note != "" {
@@ -103,6 +107,41 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	return nil
 }
 
+// CompareColumnWidth is the width of one process column in `locksim run A --vs B`.
+const CompareColumnWidth = 10
+
+// WriteCompare writes two runs side by side as `locksim run A --vs B` prints it:
+// each run's verdict and expectations, the two timelines lined up on true time
+// with ≠ before the rows only one run has, then those rows' sentences. A long
+// comparison shows its beginning and end and every difference.
+func WriteCompare(w io.Writer, a, b *Result, opt TextOptions) error {
+	head, tail := textHead, textTail
+	if opt.Full {
+		head, tail = 0, 0
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("Compare: A %s (seed %d) with B %s (seed %d)\n", a.Scenario.ID, a.Seed, b.Scenario.ID, b.Seed)
+	for i, r := range []*Result{a, b} {
+		p("  %s %-30s verdict %-7s", "AB"[i:i+1], r.Scenario.ID, r.Report.Verdict)
+		var broken []string
+		for _, res := range r.Report.Results {
+			if len(res.Violations) > 0 {
+				broken = append(broken, res.Name)
+			}
+		}
+		if len(broken) > 0 {
+			p(" violated: %s", strings.Join(broken, ", "))
+		}
+		if !r.OK() {
+			p("  (an expectation failed: %s)", r.ReproduceCommand())
+		}
+		p("\n")
+	}
+	p("\nTimelines (true time downwards; ≠ a row only one run has):\n")
+	c := layout.Compare(layout.New(a.Trace, &a.Report), layout.New(b.Trace, &b.Report))
+	return c.WriteText(w, [2]string{a.Scenario.ID, b.Scenario.ID}, CompareColumnWidth, head, tail)
+}
+
 func msToDuration(ms float64) sim.Time { return sim.Time(ms * 1e6) }
 
 func indent(s, pre string) string {
@@ -134,6 +173,7 @@ type JSONResult struct {
 	Invariants      []JSONInvariant    `json:"invariants"`
 	Expectations    []JSONExpectation  `json:"expectations"`
 	Metrics         map[string]float64 `json:"metrics"`
+	Notes           []string           `json:"notes"`
 	Reproduce       string             `json:"reproduce"`
 }
 
@@ -167,7 +207,8 @@ func (r *Result) JSON() JSONResult {
 		Summary: s.Summary, Seed: r.Seed, Events: r.Trace.Len(), EndMs: r.Trace.End.Ms(),
 		EndReason: r.Trace.EndReason.String(), LimitReached: r.Trace.EndReason.AtLimit(), TraceSHA256: r.Trace.Hash(), Verdict: string(r.Report.Verdict),
 		ExpectedVerdict: s.ExpectedVerdict(), OK: r.OK(), Metrics: map[string]float64{},
-		Invariants: []JSONInvariant{}, Expectations: []JSONExpectation{}, Reproduce: r.ReproduceCommand()}
+		Invariants: []JSONInvariant{}, Expectations: []JSONExpectation{}, Notes: append([]string{}, r.Report.Notes...),
+		Reproduce: r.ReproduceCommand()}
 	for _, res := range r.Report.Results {
 		ji := JSONInvariant{Name: res.Name, Kind: res.Kind.String(), Note: res.Note, Violations: []JSONViolation{}}
 		if res.Applicable {
@@ -193,4 +234,12 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r.JSON())
+}
+
+// listWords joins words as a sentence does: "a", "a and b", "a, b and c".
+func listWords(ws []string) string {
+	if len(ws) <= 1 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }

@@ -19,6 +19,10 @@ type Scenario struct {
 	Bound    time.Duration // the liveness bound
 	Until    time.Duration // the scenario's chosen end; 0: run until quiet or a limit
 	Expects  []Expect
+	// CompareWith names the scenario this one is best seen against (compare-with):
+	// its control, or the mistake it fixes. A catalogue id, or a path relative to
+	// this file. Control loads it.
+	CompareWith string
 
 	net   sim.Link
 	links []linkDecl

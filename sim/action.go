@@ -20,6 +20,7 @@ const (
 	ActHeal                            // restore every cut link
 	ActStop                            // end the run here
 	ActLink                            // links from A to B (and back unless OneWay) behave as Link from now on
+	ActNote                            // the scenario's note: Narration at this moment; changes nothing
 )
 
 // Action is one scheduled command or fault.
@@ -44,11 +45,13 @@ type Match struct {
 	Proc   ProcID // the emitting process
 	Client ProcID
 	Lock   string
+	Name   string // a counter's name (ObsCounter: "elections")
 }
 
 func (m Match) matches(o *Observation) bool {
 	return o.Kind == m.Kind && (m.Proc == NoProc || m.Proc == o.Proc) &&
-		(m.Client == NoProc || m.Client == o.Client) && (m.Lock == "" || m.Lock == o.Lock)
+		(m.Client == NoProc || m.Client == o.Client) && (m.Lock == "" || m.Lock == o.Lock) &&
+		(m.Name == "" || m.Name == o.Name)
 }
 
 type trigger struct {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -16,9 +17,10 @@ type Belief struct {
 	// token, with fencing). It outlives the belief on purpose: an operation the
 	// application decided earlier goes out under it, even after a pause the
 	// client has not noticed yet.
-	last   string
-	token  int64
-	fenced bool
+	last     string
+	lastLock string
+	token    int64
+	fenced   bool
 }
 
 // Holds reports whether the client believes it holds a lock.
@@ -29,7 +31,7 @@ func (b *Belief) Holds() bool { return b.holds }
 // token.
 func (b *Belief) Start(out *Outputs, client ProcID, lock, grant string, window time.Duration, token int64, hasToken bool) {
 	b.holds, b.lock, b.grant = true, lock, grant
-	b.last, b.token, b.fenced = grant, token, hasToken
+	b.last, b.lastLock, b.token, b.fenced = grant, lock, token, hasToken
 	out.Observe(Observation{Kind: ObsBeliefStart, Client: client, By: NoProc, Lock: lock, Grant: grant,
 		Window: window, Token: token, HasToken: hasToken})
 }
@@ -46,6 +48,9 @@ func (b *Belief) End(out *Outputs, client ProcID, reason string) bool {
 
 // Operate sends a read or write command m to the resource it names, under the
 // last grant held (with its token when fencing), or notes that there is none.
+// The operation says which lock its grant is of, so that the resource's report
+// does (the checker orders grants per lock), and carries the command's update
+// name, if any (see ResourceOpts).
 func (b *Belief) Operate(out *Outputs, env Env, m Message) {
 	if b.last == "" {
 		out.Observe(Note(env.ID, "%s has never held a lock; %s not sent", env.Name, m.Op))
@@ -56,11 +61,41 @@ func (b *Belief) Operate(out *Outputs, env Env, m Message) {
 		out.Observe(Note(env.ID, "%s: no process %s to %s", env.Name, m.Key, m.Op))
 		return
 	}
-	op := Message{Op: m.Op, Key: m.Key, Value: b.last}
+	_, update := ParseResourceOpts(m.Opts)
+	op := Message{Op: m.Op, Key: m.Key, Value: b.last, Opts: ResourceOpts(b.lastLock, update)}
 	if b.fenced {
 		op = op.WithN(b.token)
 	}
 	out.Send(target, op)
+}
+
+// ResourceOpts is the option text of an operation on a protected resource: the
+// lock its grant is of ("lock=L") and the logical update it is part of
+// ("update=u1"), each when set.
+func ResourceOpts(lock, update string) string {
+	s := ""
+	if lock != "" {
+		s = "lock=" + lock
+	}
+	if update != "" {
+		if s != "" {
+			s += " "
+		}
+		s += "update=" + update
+	}
+	return s
+}
+
+// ParseResourceOpts reads what ResourceOpts wrote.
+func ParseResourceOpts(opts string) (lock, update string) {
+	for _, w := range strings.Fields(opts) {
+		if v, ok := strings.CutPrefix(w, "lock="); ok {
+			lock = v
+		} else if v, ok := strings.CutPrefix(w, "update="); ok {
+			update = v
+		}
+	}
+	return lock, update
 }
 
 // Note is a sentence for the log from process p, judged by nothing.

@@ -28,6 +28,7 @@ const (
 	EvHeal                            // every cut link is restored
 	EvEnd                             // the run ends (Note says why)
 	EvLink                            // links change behaviour (Note says which and how)
+	EvNote                            // the scenario's note: its Action's narration belongs here
 )
 
 var eventNames = [...]string{
@@ -35,6 +36,7 @@ var eventNames = [...]string{
 	EvCommand: "command", EvCrash: "crash", EvPowerLoss: "power-loss", EvShutdown: "shutdown",
 	EvRestart: "restart", EvPause: "pause", EvResume: "resume", EvClockJump: "clock-jump",
 	EvClockDrift: "clock-drift", EvPartition: "partition", EvHeal: "heal", EvEnd: "end", EvLink: "link",
+	EvNote: "note",
 }
 
 func (k EventKind) String() string {
@@ -71,6 +73,9 @@ type Event struct {
 	note   int32  // index into the trace's strings, or -1
 	state  int32  // index into the trace's strings, or -1
 	Kind   EventKind
+	// Background marks a timer the process declared background (BackgroundTimers);
+	// a message's own mark is Message.Background. Trace.Background reads both.
+	Background bool
 }
 
 // HasMsg reports whether the event carries a message.
@@ -111,6 +116,10 @@ func (t *Trace) EventText(i int) string {
 		}
 		b.WriteString(" " + name(e.Proc) + " wall " + sign + FormatDuration(e.Dur))
 	case EvPartition, EvHeal, EvEnd, EvLink:
+	case EvNote: // its text is narration, kept with the action: rewording it changes no run
+		if e.Proc >= 0 {
+			b.WriteString(" " + name(e.Proc))
+		}
 	default:
 		b.WriteString(" " + name(e.Proc))
 	}

@@ -21,6 +21,12 @@ type Message struct {
 	HasM  bool
 	ID    uint64 // request id: pairs a reply with its request; not part of the text
 	Body  any    // rare structured payloads (lists); nil on every hot path
+	// Background marks traffic that keeps something alive rather than moving the
+	// story on: heartbeats, pings and their acks, keepalives, lease renewals. The
+	// protocol that sends the message declares it (InBackground); the trace keeps
+	// it with the message, and viewers fold such rows on request (the TUI's quiet
+	// mode). It changes nothing in the run and is not part of the text form.
+	Background bool
 }
 
 // String is the message's one text form: "SET L c1#1 NX PX 10000".
@@ -56,3 +62,6 @@ func (m Message) WithN(n int64) Message { m.N, m.HasN = n, true; return m }
 
 // WithM returns m carrying the second number n.
 func (m Message) WithM(n int64) Message { m.M, m.HasM = n, true; return m }
+
+// InBackground returns m marked as background traffic (see Message.Background).
+func (m Message) InBackground() Message { m.Background = true; return m }

@@ -14,6 +14,8 @@ type ObsKind uint8
 const (
 	// ObsAttempt: Client starts trying to acquire Lock. Value > 0 says it acquires
 	// by majority over Value nodes (Redlock): the nodes' grants to it are votes.
+	// Window > 0 says the lock is a once-per-period lock (a time bucket) of that
+	// period: the attempt claims the period its clock is in (every-period).
 	ObsAttempt ObsKind = iota + 1
 	// ObsAttemptFailed: one try failed; Reason says whether the client retries.
 	ObsAttemptFailed
@@ -25,21 +27,26 @@ const (
 	// ObsBeliefEnd: Client concludes it no longer holds Lock (Reason says why).
 	ObsBeliefEnd
 	// ObsGrant: Service grants Lock to Client for Window of true time from now
-	// (0 = no expiry). A second grant to the same client replaces the window
-	// (EXPIRE after SETNX, an extension). Value > 0 says the grant rests on a
-	// majority of Value nodes storing Grant under Lock (Redlock): quorum-backed
-	// then applies.
+	// (0 = no expiry). A second report of the same grant (the same Client and
+	// Grant) is a renewal, not a new grant: it replaces the window (EXPIRE after
+	// SETNX, an extension). Value > 0 says the grant rests on a majority of Value
+	// nodes storing Grant under Lock (Redlock): quorum-backed then applies.
+	// Token, when HasToken, is the fencing token the grant carries.
 	ObsGrant
-	// ObsGrantEnd: Service withdraws Client's grant of Lock. By caused it; Reason is
-	// one of the Reason* constants. Only a release by the owner closes the promise.
-	// Value > 0 marks the end of a majority grant, as on ObsGrant.
+	// ObsGrantEnd: Service withdraws Client's grant of Lock. By caused it (for an
+	// expiry: the process whose clock said it expired); Reason is one of the
+	// Reason* constants. Only a release by the owner closes the promise. Value > 0
+	// marks the end of a majority grant, as on ObsGrant.
 	ObsGrantEnd
 	// ObsStored / ObsRemoved: a value owned by Client is stored on / removed from the
 	// emitting node under key Lock (for quorum reasoning and restarts).
 	ObsStored
 	ObsRemoved
-	// ObsResource: the protected resource accepted (or rejected) operation Op from
-	// Client acting under Grant with fencing Token (HasToken when it carries one).
+	// ObsResource: the protected resource (the emitting process) accepted (or
+	// rejected) operation Op from Client acting under Grant, the acquisition of
+	// Lock it believes it holds, with fencing Token (HasToken when it carries
+	// one). Name, when set, is the logical update the operation is part of: one
+	// update may write to several resources (all-or-nothing judges them).
 	ObsResource
 	// ObsMetric sets the named metric to Value (its unit is in the name: validity_ms).
 	ObsMetric
@@ -109,7 +116,7 @@ type Observation struct {
 	Op       string // resource operation: "read", "write"
 	Accepted bool
 	Reason   string
-	Name     string // metric or counter name
+	Name     string // metric or counter name; a resource operation's update
 	Value    int64
 	Text     string // a note's sentence, or extra detail
 	// Seq orders a replicated service's grant reports: the position of the state

@@ -23,6 +23,14 @@ type TimerNamer interface {
 	TimerName(TimerID) string
 }
 
+// BackgroundTimers is implemented by processes some of whose timers only keep
+// something alive (a heartbeat, a session ping, a keepalive): the kernel marks
+// their firing as background (Event.Background), as the protocol marks the
+// messages such a timer sends (Message.Background).
+type BackgroundTimers interface {
+	BackgroundTimer(TimerID) bool
+}
+
 // Env is what a process is told about itself when it is created (or re-created after
 // a crash: a crash loses memory, so the kernel builds a fresh process each time).
 type Env struct {

@@ -76,6 +76,13 @@ func (t *Trace) Msg(e *Event) Message {
 	return *t.msgs.at(int(e.msg))
 }
 
+// Background reports whether the event is background traffic, as the protocol
+// declared it: a background message's send, delivery or drop
+// (Message.Background), or a background timer's firing (Event.Background).
+func (t *Trace) Background(e *Event) bool {
+	return e.Background || e.msg >= 0 && t.msgs.at(int(e.msg)).Background
+}
+
 // Note returns the event's note ("partition", "c1 is down", a timer's name).
 func (t *Trace) Note(e *Event) string {
 	if e.note < 0 {
@@ -232,7 +239,7 @@ func (t *Trace) ObsText(o *Observation) string {
 		if o.Text != "" {
 			s += ": " + o.Text
 		}
-		if o.By != NoProc && o.By != o.Client && o.By != o.Proc {
+		if o.By != NoProc && o.By != o.Client && o.By != o.Proc && o.Reason != ReasonExpired {
 			s += " by " + t.Name(o.By)
 		}
 		return s + ")"
@@ -246,8 +253,14 @@ func (t *Trace) ObsText(o *Observation) string {
 			verb = "REJECTS"
 		}
 		s := t.Name(o.Proc) + " " + verb + " " + o.Op + " by " + who + " under " + o.Grant
+		if o.Lock != "" {
+			s += " of " + o.Lock
+		}
 		if o.HasToken {
 			s += fmt.Sprintf(" token %d", o.Token)
+		}
+		if o.Name != "" {
+			s += " in update " + o.Name
 		}
 		if o.Text != "" {
 			s += " (" + o.Text + ")"

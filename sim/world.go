@@ -232,6 +232,9 @@ func (w *World) dispatch(it item) {
 				ev = w.noted(ev, name)
 			}
 		}
+		if b, ok := s.p.(BackgroundTimers); ok {
+			ev.Background = b.BackgroundTimer(it.timer)
+		}
 		w.step(it.proc, Input{Kind: InTimer, Timer: it.timer}, ev)
 	}
 }
@@ -405,6 +408,10 @@ func (w *World) fireTriggers(o *Observation) {
 			continue
 		}
 		t.fired = true
+		if w.actions[t.action].Kind == ActNote && t.after == 0 {
+			w.act(t.action) // a note belongs right with the step it is about
+			continue
+		}
 		w.push(item{at: w.now.Add(t.after), kind: itAction, proc: w.actions[t.action].Proc, slot: int32(t.action)})
 	}
 }
@@ -537,6 +544,9 @@ func (w *World) act(i int) {
 		w.net.healAll()
 		ev.Kind = EvHeal
 		w.record(w.noted(ev, "every link restored"))
+	case ActNote:
+		ev.Kind = EvNote
+		w.record(ev)
 	case ActStop:
 		w.end(EndUntil, "the scenario ends here")
 	default:

@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
@@ -15,68 +14,120 @@ import (
 type Options struct {
 	Catalogue []*scenarios.Scenario // the browser's list (nil: open Result directly)
 	Result    *scenarios.Result     // a run to open directly
-	Walk      bool                  // play stops at each narrated step
+	Versus    *scenarios.Result     // with Result: open the two runs side by side
+	Walk      bool                  // open Result as a walk
+	Present   bool                  // open Result in presentation mode
 	Dark      bool
 	Plain     bool // NO_COLOR
 	Width     int  // initial size, before the first WindowSizeMsg (tests)
 	Height    int
 }
 
-// App is the root model: the only one that talks to the program.
+// App is the root model: the only one that talks to the program. It routes each
+// message to the screen in front (the catalogue, a run, or two runs compared)
+// and opens the screens the catalogue asks for.
 type App struct {
 	com  *Common
 	opt  Options
 	cat  *Catalogue
-	view *Scenario
+	run  *Scenario
+	cmp  *Compare
+	w, h int
 }
 
 // NewApp builds the root model.
 func NewApp(opt Options) *App {
-	com := &Common{Width: opt.Width, Height: opt.Height, Styles: NewStyles(opt.Dark, opt.Plain), Keys: DefaultKeyMap()}
-	a := &App{com: com, opt: opt}
+	com := &Common{Styles: NewStyles(opt.Dark, opt.Plain), Keys: DefaultKeyMap()}
+	a := &App{com: com, opt: opt, w: opt.Width, h: opt.Height}
 	if opt.Catalogue != nil {
-		a.cat = NewCatalogue(com, opt.Catalogue)
+		c := NewCatalogue(com, opt.Catalogue)
+		a.cat = &c
 	}
 	if opt.Result != nil {
-		a.view = NewScenario(com, opt.Result, opt.Walk)
+		a.open(opt.Result, opt.Versus, ScenarioOptions{Walk: opt.Walk, Present: opt.Present})
 	}
+	a.resize()
 	return a
 }
 
-// Init starts nothing: the run is already finished.
+// open puts a run (or two) in front.
+func (a *App) open(res, vs *scenarios.Result, opt ScenarioOptions) {
+	opt.Back = a.cat != nil
+	if vs != nil {
+		c := NewCompare(a.com, res, vs, opt.Back)
+		a.cmp, a.run = &c, nil
+	} else {
+		s := NewScenario(a.com, res, opt)
+		a.run, a.cmp = &s, nil
+	}
+	a.resize()
+}
+
+func (a *App) resize() {
+	if a.cat != nil {
+		a.cat.SetSize(a.w, a.h)
+	}
+	if a.run != nil {
+		a.run.SetSize(a.w, a.h)
+	}
+	if a.cmp != nil {
+		a.cmp.SetSize(a.w, a.h)
+	}
+}
+
+// Init starts nothing: the runs are already finished.
 func (a *App) Init() tea.Cmd { return nil }
 
 // Update routes a message to the screen in front.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		a.com.Width, a.com.Height = msg.Width, msg.Height
+		a.w, a.h = msg.Width, msg.Height
+		a.resize()
 		return a, nil
 	case tea.KeyPressMsg:
-		if key.Matches(msg, a.com.Keys.Quit) && !(a.cat != nil && a.view == nil && a.cat.filtering && msg.String() != "ctrl+c") {
+		if msg.String() == "ctrl+c" {
 			return a, tea.Quit
 		}
-		if a.view != nil && a.cat != nil && !a.view.showHelp && key.Matches(msg, a.com.Keys.Back) {
-			a.view = nil
-			return a, nil
+	case backMsg:
+		a.run, a.cmp = nil, nil
+		return a, nil
+	case openMsg:
+		run := func(s *scenarios.Scenario) *scenarios.Result {
+			return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
 		}
+		var vs *scenarios.Result
+		if msg.compare {
+			pair, err := msg.s.Control()
+			if err != nil {
+				a.cat.SetStatus(err.Error())
+				return a, nil
+			}
+			vs = run(pair)
+		}
+		a.open(run(msg.s), vs, ScenarioOptions{Walk: msg.walk})
+		return a, nil
 	}
-	if a.view != nil {
-		return a, a.view.Update(msg)
+	switch {
+	case a.cmp != nil:
+		*a.cmp, cmd = a.cmp.Update(msg)
+	case a.run != nil:
+		*a.run, cmd = a.run.Update(msg)
+	case a.cat != nil:
+		*a.cat, cmd = a.cat.Update(msg)
 	}
-	if a.cat != nil && a.cat.Update(msg) {
-		s := a.cat.Selected()
-		a.view = NewScenario(a.com, scenarios.Run(s, scenarios.RunOptions{Snapshots: true}), a.opt.Walk)
-	}
-	return a, nil
+	return a, cmd
 }
 
 // View draws the screen in the alternate screen, with the mouse wheel on.
 func (a *App) View() tea.View {
 	var content string
 	switch {
-	case a.view != nil:
-		content = a.view.View()
+	case a.cmp != nil:
+		content = a.cmp.View()
+	case a.run != nil:
+		content = a.run.View()
 	case a.cat != nil:
 		content = a.cat.View()
 	}

@@ -1,57 +1,120 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+)
 
-// KeyMap is every key binding; the help line is generated from it, so it is never
-// out of date.
+// KeyMap is every key binding. Each screen keeps its own copy and switches off
+// what does not apply there (SetEnabled), and its footer and ? screen are
+// generated from it (help.KeyMap), so neither is ever out of date.
 type KeyMap struct {
-	Down, Up, Play, Faster, Slower, Start, End key.Binding
-	NextViolation, PrevViolation               key.Binding
-	NextFault, PrevFault                       key.Binding
-	Tab, Left, Right, Help, Back, Quit         key.Binding
-	Open, Filter, Follow                       key.Binding
+	// Moving through a run: the timeline's keys.
+	Down, Up, Start, End           key.Binding
+	NextViolation, PrevViolation   key.Binding
+	NextFault, PrevFault           key.Binding
+	NextStop, PrevStop             key.Binding
+	Left, Right, Follow            key.Binding
+	Hide, ShowAll, Quiet, Reveal   key.Binding
+	NextDifference, PrevDifference key.Binding
+
+	// The screens'.
+	Play, Faster, Slower, Walk, Present key.Binding
+	Tab, PanelUp, PanelDown             key.Binding
+	Help, Back, Quit                    key.Binding
+
+	// The catalogue's.
+	Open, OpenWalk, OpenCompare, Filter key.Binding
 }
 
-// DefaultKeyMap is tui.md's key list.
+// DefaultKeyMap is the keys docs/tui.md lists.
 func DefaultKeyMap() KeyMap {
 	b := func(keys []string, k, help string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, help))
 	}
 	return KeyMap{
-		Down:          b([]string{"down", "j"}, "↓/j", "step"),
-		Up:            b([]string{"up", "k"}, "↑/k", "back"),
-		Play:          b([]string{"space"}, "space", "play/pause"),
-		Faster:        b([]string{"+", "="}, "+", "faster"),
-		Slower:        b([]string{"-"}, "-", "slower"),
-		Start:         b([]string{"g", "home"}, "g", "start"),
-		End:           b([]string{"G", "end"}, "G", "end"),
-		NextViolation: b([]string{"n"}, "n", "next violation"),
-		PrevViolation: b([]string{"N"}, "N", "prev violation"),
-		NextFault:     b([]string{"f"}, "f", "next fault"),
-		PrevFault:     b([]string{"F"}, "F", "prev fault"),
-		Tab:           b([]string{"tab"}, "tab", "next panel"),
-		Left:          b([]string{"left", "h"}, "←/h", "previous process"),
-		Right:         b([]string{"right", "l"}, "→/l", "next process"),
-		Help:          b([]string{"?"}, "?", "help"),
-		Back:          b([]string{"esc", "backspace"}, "esc", "catalogue"),
-		Quit:          b([]string{"q", "ctrl+c"}, "q", "quit"),
-		Open:          b([]string{"enter"}, "enter", "open"),
-		Filter:        b([]string{"/"}, "/", "filter"),
-		Follow:        b([]string{"c"}, "c", "state follows the cursor"),
+		Down:           b([]string{"down", "j"}, "↓/j", "step"),
+		Up:             b([]string{"up", "k"}, "↑/k", "back"),
+		Start:          b([]string{"g", "home"}, "g", "start"),
+		End:            b([]string{"G", "end"}, "G", "end"),
+		NextViolation:  b([]string{"n"}, "n", "next violation"),
+		PrevViolation:  b([]string{"N"}, "N", "prev violation"),
+		NextFault:      b([]string{"f"}, "f", "next fault"),
+		PrevFault:      b([]string{"F"}, "F", "prev fault"),
+		NextStop:       b([]string{"s"}, "s", "next stop of the story"),
+		PrevStop:       b([]string{"S"}, "S", "prev stop"),
+		Left:           b([]string{"left", "h"}, "←/h", "select the previous process"),
+		Right:          b([]string{"right", "l"}, "→/l", "select the next process"),
+		Follow:         b([]string{"c"}, "c", "select the cursor's process"),
+		Hide:           b([]string{"x"}, "x", "hide the selected process"),
+		ShowAll:        b([]string{"X"}, "X", "show every process"),
+		Quiet:          b([]string{"b"}, "b", "quiet: fold background traffic"),
+		Reveal:         b([]string{"r"}, "r", "reveal: hide rows below the cursor"),
+		NextDifference: b([]string{"d"}, "d", "next difference"),
+		PrevDifference: b([]string{"D"}, "D", "prev difference"),
+		Play:           b([]string{"space"}, "space", "play/pause"),
+		Faster:         b([]string{"+", "="}, "+", "faster"),
+		Slower:         b([]string{"-"}, "-", "slower"),
+		Walk:           b([]string{"w"}, "w", "walk the story"),
+		Present:        b([]string{"p"}, "p", "presentation"),
+		Tab:            b([]string{"tab"}, "tab", "next panel"),
+		PanelUp:        b([]string{"pgup"}, "pgup", "scroll the panel up"),
+		PanelDown:      b([]string{"pgdown"}, "pgdn", "scroll the panel down"),
+		Help:           b([]string{"?"}, "?", "help and legend"),
+		Back:           b([]string{"esc", "backspace"}, "esc", "catalogue"),
+		Quit:           b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Open:           b([]string{"enter"}, "enter", "open"),
+		OpenWalk:       b([]string{"w"}, "w", "walk"),
+		OpenCompare:    b([]string{"v"}, "v", "compare with its pair"),
+		Filter:         b([]string{"/"}, "/", "filter"),
 	}
 }
 
-// ShortHelp is the footer line.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Down, k.Play, k.NextViolation, k.NextFault, k.Tab, k.Help, k.Quit}
+// helpKeys is a screen's help: the footer line and the ? screen's columns.
+type helpKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
 }
 
-// FullHelp is the ? screen.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Down, k.Up, k.Start, k.End},
-		{k.Play, k.Faster, k.Slower},
-		{k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
-		{k.Tab, k.Left, k.Right, k.Follow, k.Back, k.Help, k.Quit},
+func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
+func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
+
+var _ help.KeyMap = helpKeys{}
+
+// CatalogueHelp is the catalogue's help.
+func (k KeyMap) CatalogueHelp() help.KeyMap {
+	return helpKeys{
+		short: []key.Binding{k.Down, k.Open, k.OpenWalk, k.OpenCompare, k.Filter, k.Quit},
+		full:  [][]key.Binding{{k.Down, k.Up, k.Start, k.End}, {k.Open, k.OpenWalk, k.OpenCompare, k.Filter, k.Quit}},
+	}
+}
+
+// ScenarioHelp is the help of the screen of one run.
+func (k KeyMap) ScenarioHelp(walking bool) help.KeyMap {
+	short := []key.Binding{k.Down, k.Play, k.NextViolation, k.NextStop, k.Present, k.Quiet, k.Help, k.Quit}
+	if walking {
+		short = []key.Binding{k.Play, k.Down, k.Up, k.Walk, k.Present, k.Quiet, k.Help, k.Quit}
+	}
+	return helpKeys{
+		short: short,
+		full: [][]key.Binding{
+			{k.Down, k.Up, k.Start, k.End, k.Play, k.Faster, k.Slower},
+			{k.NextStop, k.PrevStop, k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
+			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
+			{k.Tab, k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
+		},
+	}
+}
+
+// CompareHelp is the help of the compare screen.
+func (k KeyMap) CompareHelp() help.KeyMap {
+	return helpKeys{
+		short: []key.Binding{k.Down, k.NextDifference, k.NextViolation, k.Quiet, k.Reveal, k.Help, k.Quit},
+		full: [][]key.Binding{
+			{k.Down, k.Up, k.Start, k.End, k.Play, k.Faster, k.Slower},
+			{k.NextDifference, k.PrevDifference, k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
+			{k.Reveal, k.Quiet, k.Left, k.Right, k.Hide, k.ShowAll},
+			{k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
+		},
 	}
 }

@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/tui/layout"
 )
 
 // Views are tested the Charm way: send a WindowSizeMsg and key presses to Update,
@@ -57,44 +58,86 @@ func result(t testing.TB, id string) *scenarios.Result {
 	return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
 }
 
-// screen drives an app and returns its plain screen.
+// drive sends messages to an app, and the messages its commands answer with
+// (opening a scenario, going back), as a program would; play ticks are not
+// followed (tests step them with tickMsg).
+func drive(a *App, msgs ...tea.Msg) {
+	for _, msg := range msgs {
+		_, cmd := a.Update(msg)
+		for n := 0; cmd != nil && n < 10; n++ {
+			answer := make(chan tea.Msg, 1)
+			go func(cmd tea.Cmd) { answer <- cmd() }(cmd)
+			cmd = nil
+			select {
+			case m := <-answer:
+				switch m.(type) {
+				case openMsg, backMsg:
+					_, cmd = a.Update(m)
+				}
+			case <-time.After(200 * time.Millisecond): // a play tick: not followed
+			}
+		}
+	}
+}
+
+// screen drives an app with keys and returns its plain screen.
 func screen(a *App, w, h int, keys ...string) string {
-	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	drive(a, tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {
-		a.Update(keyMsg(k))
+		drive(a, keyMsg(k))
 	}
 	return ansi.Strip(a.View().Content)
 }
 
+type goldenCase struct {
+	name string
+	app  func() *App
+	w, h int
+	keys []string
+}
+
+func runApp(t *testing.T, id string, opt Options) func() *App {
+	return func() *App {
+		opt.Result, opt.Dark = result(t, id), true
+		return NewApp(opt)
+	}
+}
+
+func compareApp(t *testing.T, a, b string) func() *App {
+	return func() *App { return NewApp(Options{Result: result(t, a), Versus: result(t, b), Dark: true}) }
+}
+
+// sizes are the four a workshop meets: a laptop's 80x24, a projector's 120x40,
+// a wide screen's 200x60, and half a projector split top and bottom.
+var sizes = [][2]int{{80, 24}, {120, 40}, {200, 60}, {120, 20}}
+
 func TestGoldenViews(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		app  func() *App
-		w, h int
-		keys []string
-	}{
+	cases := []goldenCase{
 		{"catalogue-80x24", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 80, 24, []string{"down"}},
 		{"catalogue-filter-80x24", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 80, 24, []string{"/", "c", "l", "o", "c", "k"}},
-		{"del-after-expiry-first-violation-80x24", func() *App { return NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true}) }, 80, 24, []string{"n"}},
-		{"del-after-expiry-first-violation-160x48", func() *App { return NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true}) }, 160, 48, []string{"n"}},
-		{"clock-jump-after-faults-160x48", func() *App { return NewApp(Options{Result: result(t, "redlock-clock-jump"), Dark: true}) }, 160, 48, []string{"f", "f", "f", "n", "tab"}},
-		{"gc-pause-state-160x48", func() *App { return NewApp(Options{Result: result(t, "redlock-gc-pause"), Dark: true}) }, 160, 48, []string{"G", "N", "tab", "l"}},
-		{"del-after-expiry-state-strip-80x24", func() *App { return NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true}) }, 80, 24, []string{"n", "tab"}},
-		{"clock-jump-clocks-strip-120x12", func() *App { return NewApp(Options{Result: result(t, "redlock-clock-jump"), Dark: true}) }, 120, 12, []string{"f", "f", "f", "n", "tab", "tab"}},
-		{"fencing-help-80x24", func() *App { return NewApp(Options{Result: result(t, "fencing-token"), Dark: true}) }, 80, 24, []string{"?"}},
+		{"del-after-expiry-first-violation-80x24", runApp(t, "redis-del-after-expiry", Options{}), 80, 24, []string{"n"}},
+		{"del-after-expiry-first-violation-160x48", runApp(t, "redis-del-after-expiry", Options{}), 160, 48, []string{"n"}},
+		{"clock-jump-after-faults-160x48", runApp(t, "redlock-clock-jump", Options{}), 160, 48, []string{"f", "f", "f", "n", "tab"}},
+		{"gc-pause-state-160x48", runApp(t, "redlock-gc-pause", Options{}), 160, 48, []string{"G", "N", "tab", "l"}},
+		{"del-after-expiry-state-strip-80x24", runApp(t, "redis-del-after-expiry", Options{}), 80, 24, []string{"n", "tab"}},
+		{"clock-jump-clocks-strip-120x12", runApp(t, "redlock-clock-jump", Options{}), 120, 12, []string{"f", "f", "f", "n", "tab", "tab"}},
+		{"fencing-badge-120x40", runApp(t, "fencing-token", Options{}), 120, 40, []string{"G"}},
 		{"opened-from-catalogue-160x48", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 160, 48, []string{"down", "enter", "down", "down"}},
-	} {
+		{"zk-failover-hidden-quiet-120x40", runApp(t, "zk-leader-failover", Options{}), 120, 40, []string{"b", "f", "x", "l", "l", "l", "x"}},
+	}
+	for _, sz := range sizes {
+		at := fmt.Sprintf("-%dx%d", sz[0], sz[1])
+		cases = append(cases,
+			goldenCase{"present-clock-jump" + at, runApp(t, "redlock-clock-jump", Options{}), sz[0], sz[1], []string{"p", "n", "n"}},
+			goldenCase{"walk-3pc-partition" + at, runApp(t, "3pc-partition", Options{Walk: true}), sz[0], sz[1], []string{"space", "space", "space", "space", "space"}},
+			goldenCase{"compare-clock-jump" + at, compareApp(t, "redlock-clock-jump", "redlock-no-clock-jump"), sz[0], sz[1], []string{"d"}},
+			goldenCase{"legend" + at, runApp(t, "fencing-token", Options{}), sz[0], sz[1], []string{"?"}},
+		)
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := screen(tc.app(), tc.w, tc.h, tc.keys...)
-			lines := strings.Split(got, "\n")
-			if len(lines) != tc.h {
-				t.Errorf("%d lines, want %d", len(lines), tc.h)
-			}
-			for i, l := range lines {
-				if w := ansi.StringWidth(l); w > tc.w {
-					t.Errorf("line %d is %d cells wide, more than %d", i+1, w, tc.w)
-				}
-			}
+			checkFits(t, got, tc.w, tc.h)
 			path := filepath.Join("..", "testdata", "tui", tc.name+".txt")
 			if updating() {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -110,6 +153,26 @@ func TestGoldenViews(t *testing.T) {
 				t.Errorf("screen differs from %s:\n%s", path, got)
 			}
 		})
+	}
+	if !updating() {
+		files, _ := filepath.Glob(filepath.Join("..", "testdata", "tui", "*.txt"))
+		if len(files) != len(cases) {
+			t.Errorf("%d golden screens for %d cases: remove the stale ones", len(files), len(cases))
+		}
+	}
+}
+
+// checkFits fails when a screen is not exactly h lines of at most w cells.
+func checkFits(t *testing.T, s string, w, h int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line %d is %d cells wide, more than %d", i+1, n, w)
+		}
 	}
 }
 
@@ -136,33 +199,48 @@ func TestNoColorWritesNoColour(t *testing.T) {
 	}
 }
 
-// From tiny to very wide: never a panic, never a line wider than the screen.
+// From tiny to very wide, in every mode: never a panic, never a line wider than
+// the screen, and below 40x8 a plain "too small".
 func TestResizeSweep(t *testing.T) {
-	apps := []*App{
-		NewApp(Options{Catalogue: catalogue(t), Dark: true}),
-		NewApp(Options{Result: result(t, "redlock-clock-jump"), Dark: true}),
+	type mode struct {
+		name string
+		app  func() *App
+		keys []string
 	}
-	dw, dh := 11, 3
+	modes := []mode{
+		{"catalogue", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, nil},
+		{"run", runApp(t, "redlock-clock-jump", Options{}), []string{"n"}},
+		{"present", runApp(t, "redlock-clock-jump", Options{Present: true}), []string{"n", "x"}},
+		{"walk", runApp(t, "3pc-partition", Options{Walk: true}), []string{"space", "space", "space"}},
+		{"narrow-strip", runApp(t, "zk-leader-failover", Options{}), []string{"b", "f", "tab"}},
+		{"help", runApp(t, "fencing-token", Options{}), []string{"?"}},
+		{"compare", compareApp(t, "redlock-clock-jump", "redlock-no-clock-jump"), []string{"d", "b"}},
+	}
+	dw, dh := 23, 7
 	if testing.Short() {
 		dw, dh = 41, 13 // a coarser sweep (the race detector makes each screen slow)
 	}
-	for _, a := range apps {
-		a.Update(keyMsg("n"))
+	for _, m := range modes {
+		a := m.app()
+		drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
+		for _, k := range m.keys {
+			drive(a, keyMsg(k))
+		}
 		for w := 10; w <= 400; w += dw {
 			for h := 3; h <= 120; h += dh {
 				s := screen(a, w, h)
 				lines := strings.Split(s, "\n")
 				if len(lines) > h {
-					t.Fatalf("%dx%d: %d lines, taller than the screen", w, h, len(lines))
+					t.Fatalf("%s %dx%d: %d lines, taller than the screen", m.name, w, h, len(lines))
 				}
 				for _, l := range lines {
 					if ansi.StringWidth(l) > w {
-						t.Fatalf("%dx%d: a line is %d wide", w, h, ansi.StringWidth(l))
+						t.Fatalf("%s %dx%d: a line is %d wide", m.name, w, h, ansi.StringWidth(l))
 					}
 				}
 				if w < MinWidth || h < MinHeight {
 					if !strings.Contains(s, "too small") {
-						t.Fatalf("%dx%d should say the terminal is too small, got %q", w, h, s)
+						t.Fatalf("%s %dx%d should say the terminal is too small, got %q", m.name, w, h, s)
 					}
 				}
 			}
@@ -170,12 +248,28 @@ func TestResizeSweep(t *testing.T) {
 	}
 }
 
+// Above 40x12 the detail line and the narration never shrink to nothing.
+func TestDetailAndNarrationAlwaysShow(t *testing.T) {
+	for _, opt := range []Options{{}, {Present: true}, {Walk: true}} {
+		a := runApp(t, "redlock-clock-jump", opt)()
+		for _, sz := range [][2]int{{40, 12}, {80, 24}, {120, 20}, {120, 40}, {200, 60}, {60, 14}} {
+			s := screen(a, sz[0], sz[1], "n", "n")
+			if !strings.Contains(s, "VIOLATION mutex-belief") && !strings.Contains(s, "2.103s") {
+				t.Errorf("%+v at %dx%d: no detail line:\n%s", opt, sz[0], sz[1], s)
+			}
+			if !strings.Contains(s, "c2 asks") {
+				t.Errorf("%+v at %dx%d: no narration:\n%s", opt, sz[0], sz[1], s)
+			}
+			drive(a, keyMsg("g"))
+		}
+	}
+}
+
 // A smoke test through a real program (teatest): open, step, jump, quit.
 func TestProgramSmoke(t *testing.T) {
 	cat := catalogue(t)
-	tm := teatest.NewTestModel(t, NewApp(Options{Catalogue: cat, Dark: true}), teatest.WithInitialTermSize(120, 40))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("the catalogue")) },
-		teatest.WithDuration(5*time.Second))
+	tm := teatest.NewTestModel(t, probe{NewApp(Options{Catalogue: cat, Dark: true})}, teatest.WithInitialTermSize(120, 40))
+	look := looker(t, tm)
 	for _, s := range cat {
 		if s.ID == "redis-del-after-expiry" {
 			break
@@ -183,29 +277,216 @@ func TestProgramSmoke(t *testing.T) {
 		tm.Send(keyMsg("down"))
 	}
 	tm.Send(keyMsg("enter"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("redis-del-after-expiry")) },
-		teatest.WithDuration(5*time.Second))
+	// The scenario opens once the run is done (a command of the catalogue's):
+	// look until its header is on screen, then jump to the violation.
+	for i := 0; ; i++ {
+		if scr, _, _ := look(); strings.Contains(strings.Split(scr, "\n")[0], "redis-del-after-expiry") {
+			break
+		}
+		if i == 100 {
+			t.Fatal("the scenario did not open")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	tm.Send(keyMsg("n"))
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	if a := tm.FinalModel(t).(*App); a.view == nil || a.view.Cursor() == 0 {
+	if a := tm.FinalModel(t).(probe); a.run == nil || a.run.Cursor() == 0 {
 		t.Error("the program did not open the scenario and jump to its violation")
 	}
 }
 
-// --walk: play stops at each narrated step, so a teacher presses space once per
-// step of the story.
-func TestWalkStopsAtNarratedSteps(t *testing.T) {
-	a := NewApp(Options{Result: result(t, "redis-del-after-expiry"), Walk: true, Dark: true})
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	narrated := a.view.tl.NarratedRows()
-	for _, want := range narrated[1:3] {
-		_, cmd := a.Update(keyMsg("space"))
-		for cmd != nil && a.view.playing {
-			_, cmd = a.Update(tickMsg{gen: a.view.playGen}) // the tick the command would deliver
+// Play runs the cursor down one row per tick and stops at the end.
+func TestPlayAdvancesOneRowPerTick(t *testing.T) {
+	a := NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true})
+	drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
+	a.Update(keyMsg("space"))
+	for range 3 {
+		a.Update(tickMsg{gen: a.run.play.gen})
+	}
+	if got := a.run.Cursor(); got != 3 {
+		t.Fatalf("after three ticks the cursor is on row %d, want 3", got)
+	}
+	a.Update(keyMsg("space"))
+	a.Update(tickMsg{gen: a.run.play.gen})
+	if got := a.run.Cursor(); got != 3 {
+		t.Errorf("a paused play moved the cursor to row %d", got)
+	}
+}
+
+// probe wraps the App in a real program so a test can look at it between keys:
+// a probeMsg answers with the screen and the narration on it, from the
+// program's own goroutine.
+type probe struct{ *App }
+
+type probeMsg chan [3]string
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ch, ok := msg.(probeMsg); ok {
+		got := [3]string{ansi.Strip(p.App.View().Content)}
+		if p.run != nil {
+			got[1], got[2] = p.run.narration(), ansi.Strip(p.run.tl.View())
 		}
-		if got := a.view.Cursor(); got != want {
-			t.Fatalf("play stopped at row %d, want the next narrated row %d", got, want)
+		ch <- got
+		return p, nil
+	}
+	_, cmd := p.App.Update(msg)
+	return p, cmd
+}
+
+// looker asks a program running a probe for its screen, the narration on it and
+// the timeline's grid.
+func looker(t *testing.T, tm *teatest.TestModel) func() (string, string, string) {
+	return func() (string, string, string) {
+		ch := make(probeMsg, 1)
+		tm.Send(ch)
+		select {
+		case got := <-ch:
+			return got[0], got[1], got[2]
+		case <-time.After(5 * time.Second):
+			t.Fatal("the program did not answer")
+			return "", "", ""
+		}
+	}
+}
+
+// --walk through 3pc-partition in a real program (teatest): each space lands on
+// the next stop of the story, with that stop's narration, nothing drawn below the
+// cursor, and the story told in readable words: p1 COMMITs, p2 and p3 ABORT.
+func TestWalkThrough3PCPartition(t *testing.T) {
+	res := result(t, "3pc-partition")
+	tl := layout.New(res.Trace, &res.Report)
+	tm := teatest.NewTestModel(t, probe{NewApp(Options{Result: res, Walk: true, Dark: true})}, teatest.WithInitialTermSize(120, 40))
+	look := looker(t, tm)
+	var story []string
+	for i, r := range tl.Stops() {
+		if r > 0 { // the walk opens on row 1, which may be the first stop
+			tm.Send(keyMsg("space"))
+		}
+		scr, narration, grid := look()
+		want, _ := tl.Narration(r)
+		header := strings.Split(scr, "\n")[0]
+		if !strings.Contains(header, fmt.Sprintf("row %d/%d", r+1, tl.Len())) || !strings.Contains(header, "WALK") {
+			t.Fatalf("stop %d: the header is %q, want row %d", i+1, header, r+1)
+		}
+		if narration != want || want == "" {
+			t.Errorf("stop %d: narration %q, want %q", i+1, narration, want)
+		}
+		cursor := false
+		for _, l := range strings.Split(grid, "\n") {
+			if cursor && strings.TrimSpace(l) != "" {
+				t.Errorf("stop %d: a row is drawn below the cursor: %q", i+1, l)
+			}
+			cursor = cursor || strings.HasPrefix(l, "▸")
+		}
+		story = append(story, scr)
+	}
+	last := story[len(story)-1]
+	for _, want := range []string{"⚑ COMMIT", "⚑ ABORT", "VIOLATED so far: commit-agreement"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the walk's last stop does not show %q:\n%s", want, last)
+		}
+	}
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// Reveal: in a walk no row below the cursor is drawn; r shows them again.
+func TestRevealHidesRowsBelowTheCursor(t *testing.T) {
+	a := runApp(t, "3pc-partition", Options{Walk: true})()
+	s := screen(a, 120, 40, "space", "space")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "▸") {
+			if i+1 < len(lines) && strings.TrimSpace(strings.Split(lines[i+1], "│")[0]) != "" && !strings.HasPrefix(lines[i+1], "╰") {
+				t.Errorf("a row is drawn below the cursor:\n%s\n%s", l, lines[i+1])
+			}
+		}
+	}
+	if strings.Contains(s, "verdict UNSAFE") {
+		t.Error("the verdict is given away before the end")
+	}
+	s = screen(a, 120, 40, "r")
+	if lines := strings.Split(s, "\n"); !strings.HasPrefix(lines[len(lines)-6], " ") || !strings.Contains(s, "1.182s") {
+		t.Errorf("r did not show the rows below the cursor:\n%s", s)
+	}
+}
+
+// The acceptance points of issue 16, each as a teacher meets it.
+func TestIssue16Acceptance(t *testing.T) {
+	t.Run("the whole violation sentence at 120x40 after n n", func(t *testing.T) {
+		s := screen(runApp(t, "redlock-clock-jump", Options{})(), 120, 40, "n", "n")
+		if !strings.Contains(s, "c2 believes it holds L while c1 still believes it does (since 0.103s)") {
+			t.Errorf("the sentence is not on screen:\n%s", s)
+		}
+	})
+	t.Run("compare opens; d lands on the jump on C; both verdicts", func(t *testing.T) {
+		a := compareApp(t, "redlock-clock-jump", "redlock-no-clock-jump")()
+		s := screen(a, 120, 40, "d")
+		if !strings.Contains(s, "verdict UNSAFE") || !strings.Contains(s, "verdict SAFE") {
+			t.Errorf("the header lacks a verdict:\n%s", s)
+		}
+		c := a.cmp.Comparison()
+		ra, rb := c.Own(a.cmp.Cursor())
+		if rb >= 0 || ra < 0 || !strings.Contains(c.A.Row(ra).Text, "clock-jump C") {
+			t.Errorf("d landed on line %d (%d, %d), not on the jump on C", a.cmp.Cursor(), ra, rb)
+		}
+		if !strings.Contains(s, "difference 1 of") || !strings.Contains(s, "⤴ +15s") {
+			t.Errorf("the screen does not show the first difference:\n%s", s)
+		}
+	})
+	t.Run("p gives the timeline the full width", func(t *testing.T) {
+		a := runApp(t, "redlock-clock-jump", Options{})()
+		before := screen(a, 120, 40, "n")
+		after := screen(a, 120, 40, "p")
+		if !strings.Contains(before, "╭") || strings.Contains(after, "╭") {
+			t.Errorf("p left the side panels:\n%s", after)
+		}
+		head := strings.Split(after, "\n")[1]
+		if i := strings.Index(head, "c2"); i < 100 {
+			t.Errorf("presentation columns are not spread over the width: %q", head)
+		}
+	})
+	t.Run("b in zk-leader-failover removes the ping rows", func(t *testing.T) {
+		a := runApp(t, "zk-leader-failover", Options{})()
+		rows := func() string {
+			var b strings.Builder
+			tl := a.run.tl.Layout()
+			for r := range tl.Len() {
+				b.WriteString(tl.Row(r).Text + "\n")
+			}
+			return b.String()
+		}
+		screen(a, 120, 40)
+		if !strings.Contains(rows(), "LEADERPING") {
+			t.Fatal("the run has no ping rows to fold")
+		}
+		screen(a, 120, 40, "b")
+		for _, op := range []string{"LEADERPING", "PINGACK", " PING ", " PONG", "TOUCH"} {
+			if strings.Contains(rows(), op) {
+				t.Errorf("quiet still shows %s rows", op)
+			}
+		}
+		for _, l := range strings.Split(rows(), "\n") {
+			if strings.HasSuffix(l, ": tick") { // a tick that did something (an election) stays
+				t.Errorf("quiet still shows a tick that did nothing but ping: %s", l)
+			}
+		}
+	})
+	t.Run("the badge agrees with a fenced SAFE verdict", func(t *testing.T) {
+		s := screen(runApp(t, "fencing-token", Options{})(), 120, 40, "G")
+		if !strings.Contains(s, "beliefs overlap; data safe (fenced)") || strings.Contains(s, "VIOLATED") {
+			t.Errorf("the header contradicts the verdict:\n%s", strings.Split(s, "\n")[0])
+		}
+	})
+}
+
+// The ? screen's legend is drawn from layout.Legend: every mark is on it.
+func TestLegendShowsEveryMark(t *testing.T) {
+	s := strings.Join(legendLines(NewStyles(true, true)), "\n")
+	for _, e := range layout.Legend() {
+		if !strings.Contains(s, e.Meaning) {
+			t.Errorf("the legend lacks %q", e.Meaning)
 		}
 	}
 }

@@ -240,3 +240,34 @@ func TestBuiltBinaryExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// run A --vs B prints the two runs side by side (issue 16); --vs pair takes the
+// scenario's own compare-with.
+func TestRunVersusPrintsBothRunsLinedUp(t *testing.T) {
+	code, out, errOut := locksim(t, "run", "redlock-clock-jump", "--vs", "redlock-no-clock-jump")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"A redlock-clock-jump", "verdict UNSAFE", "B redlock-no-clock-jump", "verdict SAFE",
+		"≠", "clock-jump C wall +15.000s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run --vs lacks %q:\n%s", want, out)
+		}
+	}
+	if code, pair, _ := locksim(t, "run", "redis-del-after-expiry", "--vs", "pair"); code != exitOK || !strings.Contains(pair, "B redis-cad-after-expiry") {
+		t.Errorf("--vs pair: exit %d\n%s", code, pair)
+	}
+	if code, _, errOut := locksim(t, "run", "redis-happy", "--vs", "pair"); code != exitUsage || !strings.Contains(errOut, "compare-with") {
+		t.Errorf("--vs pair without a pair: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := locksim(t, "run", "redis-happy", "--vs", "redis-hapy"); code != exitUsage || !strings.Contains(errOut, "did you mean redis-happy") {
+		t.Errorf("--vs with a typo: exit %d, %s", code, errOut)
+	}
+	if code, _, _ := locksim(t, "run", "redis-happy", "--vs", "redis-contention", "--format", "json"); code != exitUsage {
+		t.Errorf("--vs with json: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, errOut := locksim(t, "tui", "redlock-clock-jump", "--vs", "redlock-no-clock-jump"); code != exitUsage ||
+		!strings.Contains(errOut, "locksim run redlock-clock-jump --vs redlock-no-clock-jump") {
+		t.Errorf("tui --vs without a terminal: exit %d, %s", code, errOut)
+	}
+}

@@ -37,14 +37,18 @@ func (s *seedFlag) ptr() *uint64 {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full] [--vs ID|FILE|pair]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
-metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.`)
+metrics and expectations. With --vs, runs a second scenario too and prints the two
+timelines side by side on true time, the rows only one run has marked (--vs pair:
+the scenario's own compare-with). Exit 0 when every expectation holds, 1 when one
+fails.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
 	format := fs.String("format", "text", "output format: text or json")
 	full := fs.Bool("full", false, "text: show every event and timeline row of a long run")
+	vs := fs.String("vs", "", "a second scenario to compare with, side by side (pair: the scenario's compare-with)")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -55,11 +59,14 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	s, err := scenarios.Load(pos[0])
+	s, other, err := loadPair(pos[0], *vs)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	if other != nil {
+		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true}), *format, *full, stdout)
+	}
 	if *format == "json" {
 		err = res.WriteJSON(stdout)
 	} else {
@@ -70,6 +77,23 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 	}
 	if !res.OK() {
 		return failError{errorf("%s: an expectation failed; reproduce with: %s", s.ID, res.ReproduceCommand())}
+	}
+	return nil
+}
+
+// runCompare prints two runs side by side; it fails when either run missed an
+// expectation.
+func runCompare(a, b *scenarios.Result, format string, full bool, stdout io.Writer) error {
+	if format != "text" {
+		return usagef("--vs prints text only: drop --format %s, or run each scenario with --format json", format)
+	}
+	if err := scenarios.WriteCompare(stdout, a, b, scenarios.TextOptions{Full: full}); err != nil {
+		return err
+	}
+	for _, r := range []*scenarios.Result{a, b} {
+		if !r.OK() {
+			return failError{errorf("%s: an expectation failed; reproduce with: %s", r.Scenario.ID, r.ReproduceCommand())}
+		}
 	}
 	return nil
 }

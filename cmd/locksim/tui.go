@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 
@@ -31,13 +32,19 @@ func browse(stdout io.Writer) error {
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tui", "tui ID|FILE [--seed N] [--walk]", `
+	fs := newFlagSet("tui", "tui ID|FILE [--seed N] [--walk] [--present] [--vs ID|FILE]", `
 Opens one scenario in the terminal UI: the timeline, the narration of each step,
-the state of a process and every clock at the cursor. Needs a terminal; without
-one, use locksim run, which prints the same timeline as plain text.`)
+the detail of the selected row, the state of a process and every clock at the
+cursor. --walk follows the story one stop at a time without spoilers; --present
+gives the timeline the whole width for a projector; --vs opens two runs side by
+side on one true-time cursor (--vs with no scenario named: the scenario's own
+compare-with). Needs a terminal; without one, use locksim run, which prints the
+same timeline as plain text.`)
 	var seed seedFlag
-	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
-	walk := fs.Bool("walk", false, "play stops at each narrated step (for workshops)")
+	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own; with --vs, both runs')")
+	walk := fs.Bool("walk", false, "follow the story: space goes to the next stop, rows below the cursor stay hidden")
+	present := fs.Bool("present", false, "presentation mode: the timeline takes the width, background traffic folded")
+	vs := fs.String("vs", "", "a second scenario (catalogue id or file) to compare with, side by side")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -46,14 +53,39 @@ one, use locksim run, which prints the same timeline as plain text.`)
 		return usagef("tui needs one scenario: locksim tui ID|FILE (see locksim list)")
 	}
 	if !terminal() {
-		return usagef("locksim tui needs a terminal; without one, run: locksim run %s", pos[0])
+		return usagef("locksim tui needs a terminal; without one, run: locksim run %s", strings.Join(args, " "))
 	}
-	s, err := scenarios.Load(pos[0])
+	a, b, err := loadPair(pos[0], *vs)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	opt := uiOptions()
-	opt.Result = scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
-	opt.Walk = *walk
+	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	if b != nil {
+		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	}
+	opt.Walk, opt.Present = *walk, *present
 	return tui.Run(opt, os.Stdin, stdout)
+}
+
+// loadPair loads a scenario and, when vs is set, the one to compare it with
+// ("-" or "pair": the scenario's own compare-with).
+func loadPair(arg, vs string) (*scenarios.Scenario, *scenarios.Scenario, error) {
+	a, err := scenarios.Load(arg)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if vs == "" {
+		return a, nil, nil
+	}
+	var b *scenarios.Scenario
+	if vs == "pair" {
+		b, err = a.Control()
+	} else {
+		b, err = scenarios.Load(vs)
+	}
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return a, b, nil
 }

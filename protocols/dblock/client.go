@@ -177,7 +177,7 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 		c.connectionLost(now, "no answer from "+c.env.Names[c.cfg.Server]+" for "+sim.FormatDuration(2*c.cfg.Keepalive), out)
 		return
 	}
-	out.Send(c.cfg.Server, sim.Message{Op: OpPing})
+	out.Send(c.cfg.Server, sim.Message{Op: OpPing}.InBackground())
 	out.SetTimer(timerPing, c.cfg.Keepalive)
 }
 
@@ -405,6 +405,9 @@ func (c *Client) TimerName(id sim.TimerID) string {
 	}
 	return ""
 }
+
+// BackgroundTimer: the keepalive pings the database.
+func (c *Client) BackgroundTimer(id sim.TimerID) bool { return id == timerPing }
 
 // Describe is the client's state.
 func (c *Client) Describe() string {

@@ -146,7 +146,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			if n.inTxn(in.From) {
 				open = 1
 			}
-			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open))
+			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open).InBackground())
 			return
 		}
 		if s, ok := in.Msg.Body.(*Stmt); ok {
@@ -190,11 +190,13 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 		if r == nil {
 			r = &row{Owner: sim.NoProc, Version: 1}
 		} else if r.Leased && r.Grant != s.Owner {
-			whose := n.env.Name // its locked_until has passed, by the clock that "now" came from
+			// Its locked_until has passed by the clock that "now" came from: the
+			// database's, or the taking client's (which then caused the expiry).
+			clock := n.env.ID
 			if !s.DBNow {
-				whose = n.env.Names[from]
+				clock = from
 			}
-			n.ended(s.Row, r, n.env.ID, sim.ReasonExpired, "its locked_until had passed by "+whose+"'s clock", out)
+			n.ended(s.Row, r, clock, sim.ReasonExpired, "its locked_until had passed by "+n.env.Names[clock]+"'s clock", out)
 		}
 		nr := *r
 		nr.Owner, nr.Grant, nr.Leased, nr.Until, nr.DBClock = from, s.Owner, true, t+s.TTL.Milliseconds(), s.DBNow

@@ -143,17 +143,22 @@ func (c *Client) keepAlive(out *sim.Outputs) {
 		c.failover("no keepalive answer from "+c.env.Names[c.srv()], out)
 	}
 	c.kaOut = true
-	out.Send(c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease})
+	out.Send(c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease}.InBackground())
 	if c.state == lockWatching {
 		// clientv3 re-creates a watch whose stream broke (a member restart, a lost
 		// event). The model has no streams: a waiter renews its watch with each
 		// keepalive, and a member that still has it ignores the renewal.
-		c.sendWatch(out)
+		c.sendWatch(out, true)
 	}
 }
 
-func (c *Client) sendWatch(out *sim.Outputs) {
-	out.Send(c.srv(), sim.Message{Op: OpWatch, Key: c.watched, Value: fmt.Sprintf("from revision %d", c.from), N: c.from})
+// sendWatch asks for the watch; renewed with each keepalive, it is background.
+func (c *Client) sendWatch(out *sim.Outputs, renewal bool) {
+	m := sim.Message{Op: OpWatch, Key: c.watched, Value: fmt.Sprintf("from revision %d", c.from), N: c.from}
+	if renewal {
+		m = m.InBackground()
+	}
+	out.Send(c.srv(), m)
 }
 
 // failover moves to the next member and sends it what was unanswered; a watch
@@ -277,7 +282,7 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 			return
 		}
 		c.state, c.watched, c.from = lockWatching, m.Key, m.N
-		c.sendWatch(out)
+		c.sendWatch(out, false)
 	case lockConfirming:
 		if m.M != c.rev {
 			c.leaseLost("its key is gone while it waited (the session expired)", out)
@@ -342,6 +347,9 @@ func (c *Client) TimerName(id sim.TimerID) string {
 	}
 	return ""
 }
+
+// BackgroundTimer: the keepalive renews the lease.
+func (c *Client) BackgroundTimer(id sim.TimerID) bool { return id == timerKeepAlive }
 
 // Describe is the client's state.
 func (c *Client) Describe() string {

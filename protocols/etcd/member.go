@@ -159,10 +159,10 @@ func (m *Member) peer(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *
 		if m.raft.role == roleLeader {
 			rep = m.lessor.keepAlive(m, now, msg.N)
 		}
-		out.Send(from, sim.Message{Op: opKeepAliveResp, Body: &keepAlive{Client: msg.Body.(*keepAlive).Client, Reply: rep}})
+		out.Send(from, sim.Message{Op: opKeepAliveResp, Body: &keepAlive{Client: msg.Body.(*keepAlive).Client, Reply: rep}}.InBackground())
 	case opKeepAliveResp:
 		ka := msg.Body.(*keepAlive)
-		out.Send(ka.Client, ka.Reply)
+		out.Send(ka.Client, ka.Reply.InBackground())
 	default:
 		m.raft.step(now, from, msg, out)
 	}
@@ -197,10 +197,10 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 	}
 	if msg.Op == OpKeepAlive {
 		if r.role == roleLeader {
-			out.Send(from, m.lessor.keepAlive(m, now, msg.N))
+			out.Send(from, m.lessor.keepAlive(m, now, msg.N).InBackground())
 			return
 		}
-		out.Send(r.leader, sim.Message{Op: opKeepAliveFwd, Body: &keepAlive{Client: from}}.WithN(msg.N))
+		out.Send(r.leader, sim.Message{Op: opKeepAliveFwd, Body: &keepAlive{Client: from}}.WithN(msg.N).InBackground())
 		return
 	}
 	c := &cmd{Client: from, Origin: m.env.ID, Req: msg.ID}
@@ -325,6 +325,9 @@ func (m *Member) TimerName(id sim.TimerID) string {
 	}
 	return ""
 }
+
+// BackgroundTimer: the heartbeat keeps the leadership alive.
+func (m *Member) BackgroundTimer(id sim.TimerID) bool { return id == timerHeartbeat }
 
 // Describe is the member's state.
 func (m *Member) Describe() string {

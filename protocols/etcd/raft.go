@@ -252,8 +252,12 @@ func (r *raft) broadcast(out *sim.Outputs) {
 func (r *raft) sendApp(i int, out *sim.Outputs) {
 	prev := min(r.next[i]-1, r.lastIndex())
 	es := r.log[prev+1 : min(prev+1+maxBatch, int64(len(r.log)))]
-	out.Send(r.members()[i], sim.Message{Op: opApp, Body: &appMsg{Term: r.term, Prev: prev, PrevTerm: r.log[prev].Term,
-		Commit: r.commit, Entries: slices.Clone(es)}})
+	m := sim.Message{Op: opApp, Body: &appMsg{Term: r.term, Prev: prev, PrevTerm: r.log[prev].Term,
+		Commit: r.commit, Entries: slices.Clone(es)}}
+	if len(es) == 0 {
+		m = m.InBackground() // only "alive, committed up to": etcd's MsgHeartbeat
+	}
+	out.Send(r.members()[i], m)
 	r.next[i] = prev + int64(len(es)) + 1
 }
 
@@ -372,7 +376,11 @@ func (r *raft) append(now sim.LocalTime, from sim.ProcID, a *appMsg, out *sim.Ou
 		out.Write(sim.Message{Op: recCommit}.WithN(c))
 		r.applyCommitted(now, false, out)
 	}
-	out.Send(from, sim.Message{Op: opAppResp, Body: &appResp{r.term, last, false}})
+	resp := sim.Message{Op: opAppResp, Body: &appResp{r.term, last, false}}
+	if len(a.Entries) == 0 {
+		resp = resp.InBackground() // the answer to a heartbeat: MsgHeartbeatResp
+	}
+	out.Send(from, resp)
 }
 
 // appended is the leader's side of MsgAppResp.

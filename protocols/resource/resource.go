@@ -46,8 +46,9 @@ func (r *Resource) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		return
 	}
 	m := in.Msg
-	ob := sim.Observation{Kind: sim.ObsResource, Client: in.From, By: sim.NoProc, Lock: r.env.Name,
-		Grant: m.Value, Op: m.Op, Token: m.N, HasToken: m.HasN, Accepted: true}
+	lock, update := sim.ParseResourceOpts(m.Opts)
+	ob := sim.Observation{Kind: sim.ObsResource, Client: in.From, By: sim.NoProc, Lock: lock,
+		Grant: m.Value, Op: m.Op, Token: m.N, HasToken: m.HasN, Accepted: true, Name: update}
 	if r.cfg.Fencing {
 		switch {
 		case !m.HasN:

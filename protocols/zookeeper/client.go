@@ -63,6 +63,7 @@ const (
 	timerCheck
 	timerReconnect
 	timerHold
+	timerRead
 )
 
 // Client is a process that takes a lock with the ZooKeeper recipe.
@@ -72,7 +73,6 @@ type Client struct {
 	conn     connState
 	server   int
 	session  int64
-	lastPong time.Duration
 	reqID    uint64
 	pending  string // the request awaiting a reply
 	state    lockState
@@ -115,6 +115,9 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.check(out)
 		case timerReconnect:
 			c.connect(now, out)
+		case timerRead:
+			c.connectionLost(now, fmt.Sprintf("no answer from %s for %s, 2/3 of the session timeout",
+				c.env.Names[c.srv()], sim.FormatDuration(c.readTimeout())), out)
 		case timerHold:
 			if c.state == lockHolding {
 				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
@@ -123,6 +126,9 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InCommand:
 		c.command(now, in.Msg, out)
 	case sim.InMessage:
+		if in.From == c.srv() && c.conn != disconnected {
+			out.SetTimer(timerRead, c.readTimeout()) // it heard from its server
+		}
 		if slices.Contains(c.cfg.Servers, in.From) {
 			c.reply(now, in.Msg, out)
 		}
@@ -134,20 +140,22 @@ func (c *Client) connect(now sim.LocalTime, out *sim.Outputs) {
 	c.reqID++
 	out.Send(c.srv(), sim.Message{Op: OpConnect, ID: c.reqID}.WithN(c.session).WithM(int64(c.cfg.SessionTimeout/time.Millisecond)))
 	c.pending = OpConnect
-	c.lastPong = now.Mono
+	out.SetTimer(timerRead, c.readTimeout())
 	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
 }
 
-// ping keeps the session alive and notices a server that stopped answering.
+// readTimeout is how long the client waits to hear anything from its server
+// before it calls the connection lost: ZooKeeper's client uses 2/3 of the
+// session timeout, and pings when it has sent nothing for 1/3 of it, so a live
+// server always answers in time (ClientCnxn's readTimeout).
+func (c *Client) readTimeout() time.Duration { return c.cfg.SessionTimeout * 2 / 3 }
+
+// ping keeps the session alive.
 func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
-	if now.Mono-c.lastPong > c.cfg.SessionTimeout*2/3 {
-		c.connectionLost(now, "no answer from "+c.env.Names[c.srv()], out)
-		return
-	}
 	if c.conn == connected {
 		// ID 0: a ping's answer must not displace the awaited request's.
-		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session))
+		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session).InBackground())
 		c.resendDelete(out)
 	}
 }
@@ -157,6 +165,7 @@ func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs)
 		c.state = lockChecking // the create may have happened: look for our node
 	}
 	c.conn = disconnected
+	out.CancelTimer(timerRead)
 	c.server++
 	out.Observe(sim.Note(c.env.ID, "%s lost its connection (%s); it reconnects to %s", c.env.Name, why, c.env.Names[c.srv()]))
 	out.SetTimer(timerReconnect, 100*time.Millisecond)
@@ -230,7 +239,6 @@ func (c *Client) resendDelete(out *sim.Outputs) {
 }
 
 func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
-	c.lastPong = now.Mono
 	if c.deleting != "" && m.Key == c.deleting && (m.Op == RepDeleted || m.Op == RepError && m.Value == ErrNoNode) {
 		c.deleting = "" // the released node is gone
 	}
@@ -258,8 +266,12 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepConnected:
 		c.session, c.conn = m.N, connected
-		if m.M > 0 { // the timeout the server granted: ZooKeeper's client pings and gives up by it
-			c.cfg.SessionTimeout = time.Duration(m.M) * time.Millisecond
+		if granted := time.Duration(m.M) * time.Millisecond; granted > 0 && granted != c.cfg.SessionTimeout {
+			// The timeout the server granted: ZooKeeper's client pings and
+			// gives up on its server by it from now on.
+			c.cfg.SessionTimeout = granted
+			out.SetTimer(timerRead, c.readTimeout())
+			out.SetTimer(timerPing, granted/3)
 		}
 		c.resendDelete(out)
 		if c.wantLock != "" {
@@ -353,7 +365,10 @@ func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
 	if c.state != lockIdle && c.state != lockHolding {
 		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
 	}
-	c.state, c.node, c.session = lockIdle, "", 0
+	// The session's ephemeral nodes died with it: a delete still being resent
+	// would now go out under the new session, and could remove a node of the
+	// same name that someone else has since been given.
+	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, ""
 	c.connect(now, out) // a new session for whatever comes next
 }
 
@@ -368,9 +383,14 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "reconnect"
 	case timerHold:
 		return "work done"
+	case timerRead:
+		return "read timeout"
 	}
 	return ""
 }
+
+// BackgroundTimer: the ping keeps the session alive.
+func (c *Client) BackgroundTimer(id sim.TimerID) bool { return id == timerPing }
 
 // Describe is the client's state.
 func (c *Client) Describe() string {

@@ -268,7 +268,7 @@ func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 		}
 		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: s.negotiate(m.M), Origin: s.env.ID, Req: m.ID}, out)
 	case OpPing:
-		reply(sim.Message{Op: RepPong})
+		reply(sim.Message{Op: RepPong}.InBackground())
 	case OpCreate:
 		modes := strings.Fields(m.Opts)
 		s.write(now, &txn{Kind: txCreate, Session: sess, Client: from, Path: m.Key, Ephemeral: slices.Contains(modes, "EPHEMERAL"),
@@ -325,7 +325,7 @@ func (s *Server) touch(now sim.LocalTime, sess int64, out *sim.Outputs) {
 		s.heard[sess] = now.Mono
 		return
 	}
-	out.Send(s.leader, sim.Message{Op: opTouch}.WithN(sess))
+	out.Send(s.leader, sim.Message{Op: opTouch}.WithN(sess).InBackground())
 }
 
 // write sends a write to the leader, or proposes it when this is the leader.
@@ -593,7 +593,7 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	case opLeaderPing:
 		if s.role == following && from == s.leader {
 			s.lastHear = now.Mono
-			out.Send(from, sim.Message{Op: opPingAck}.WithN(s.epoch))
+			out.Send(from, sim.Message{Op: opPingAck}.WithN(s.epoch).InBackground())
 		}
 	case opPingAck:
 		if s.role == leading {
@@ -656,7 +656,7 @@ func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
 		}
 		for _, p := range s.cfg.Servers {
 			if p != s.env.ID {
-				out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch))
+				out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch).InBackground())
 			}
 		}
 		if s.halves%2 == 0 {
@@ -835,6 +835,9 @@ func (s *Server) TimerName(id sim.TimerID) string {
 	}
 	return ""
 }
+
+// BackgroundTimer: the tick only sends pings and checks who is still heard.
+func (s *Server) BackgroundTimer(id sim.TimerID) bool { return id == timerTick }
 
 // Describe is the server's state.
 func (s *Server) Describe() string {

@@ -67,7 +67,7 @@ func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		s := simtest.Draw(t, []string{"pause", "crash-server", "partition"})
 		rep := run(s, true)
-		for _, inv := range []string{"resource-safe", "fencing-monotonic", "grant-exclusive"} {
+		for _, inv := range []string{"resource-safe", "fencing-monotonic", "tokens-ordered", "grant-exclusive"} {
 			if v := violations(rep, inv); len(v) > 0 {
 				t.Fatalf("%s violated at %s: %s\nschedule: %s", inv, v[0].At, v[0].Detail, s)
 			}

@@ -160,7 +160,11 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.acquired++
 		c.attempts = 0
 		c.value = redis.LockValue(c.env, c.acquired)
-		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
+		attempt := sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value}
+		if c.cfg.Mode == ModeBucket {
+			attempt.Window = c.cfg.Period // a claim of the period its clock is in (every-period)
+		}
+		out.Observe(attempt)
 		c.try(now, out)
 	case CmdRelease:
 		switch {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -25,10 +27,6 @@ func oncePerBucket(f *facts) Result {
 		at     sim.Time
 	}
 	first := map[key]start{}
-	type claim struct {
-		client sim.ProcID
-		job    string
-	}
 	claimed := map[claim]sim.Time{} // when each worker last read its clock to claim
 	var r Result
 	f.walk(func(o *sim.Observation) {
@@ -69,4 +67,145 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// periodKey is one true-time bucket of a periodic job.
+type periodKey struct {
+	job    string
+	period time.Duration
+	bucket int64
+}
+
+// periodMiss is a bucket in which a live worker tried to claim the job and
+// nobody started it.
+type periodMiss struct {
+	key    periodKey
+	client sim.ProcID // the first worker that tried
+	at     sim.Time   // when it tried
+	why    string     // how its attempt ended
+}
+
+// periodMisses reads the once-per-period locks' attempts and starts, both dated by
+// the claim (the worker's reading of its clock), and returns the buckets that saw
+// an attempt and no start, and the first attempt in a bucket the run ended too
+// early to judge (short.client is NoProc when there is none). An attempt counts
+// when its worker stayed up until it learned how it went.
+func periodMisses(f *facts) (misses []periodMiss, short periodMiss, applicable bool) {
+	type pending struct {
+		key periodKey
+		at  sim.Time
+	}
+	attempted := map[periodKey]*periodMiss{}
+	var order []periodKey
+	started := map[periodKey]bool{}
+	open := map[claim]pending{}
+	commit := func(c claim, why string) {
+		p, ok := open[c]
+		if !ok {
+			return
+		}
+		delete(open, c)
+		if attempted[p.key] == nil {
+			attempted[p.key] = &periodMiss{key: p.key, client: c.client, at: p.at, why: why}
+			order = append(order, p.key)
+		}
+	}
+	f.walk(func(o *sim.Observation) {
+		c := claim{o.Client, o.Lock}
+		switch o.Kind {
+		case sim.ObsAttempt:
+			if o.Window > 0 {
+				applicable = true
+				open[c] = pending{periodKey{o.Lock, o.Window, floorDiv(int64(o.At), int64(o.Window))}, o.At}
+			}
+		case sim.ObsAttemptFailed:
+			commit(c, "its claim failed: "+strings.TrimSuffix(strings.TrimSuffix(o.Reason, ", "+sim.ReasonNoRetry), ", "+sim.ReasonRetry))
+		case sim.ObsGiveUp:
+			commit(c, "it gave up")
+		case sim.ObsJobStart:
+			if p, ok := open[c]; ok {
+				started[p.key] = true
+			}
+			commit(c, "")
+		}
+	}, func(p procEvent) {
+		if !p.down() {
+			return
+		}
+		for c := range open {
+			if c.client == p.proc {
+				delete(open, c) // it went down before it knew: not a live worker's attempt
+			}
+		}
+	})
+	for _, c := range sortedClaims(open) { // still waiting for an answer at the end
+		commit(c, "no answer before the run ended")
+	}
+	short.client = sim.NoProc
+	for _, k := range order {
+		if started[k] {
+			continue
+		}
+		if end := sim.Time((k.bucket + 1) * int64(k.period)); end > f.end() {
+			if short.client == sim.NoProc || attempted[k].at < short.at {
+				short = *attempted[k]
+			}
+			continue
+		}
+		misses = append(misses, *attempted[k])
+	}
+	return misses, short, applicable
+}
+
+// claim is a worker's claim on a periodic job.
+type claim struct {
+	client sim.ProcID
+	job    string
+}
+
+// sortedClaims visits claims in a fixed order.
+func sortedClaims[V any](m map[claim]V) []claim {
+	out := make([]claim, 0, len(m))
+	for c := range m {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b claim) int {
+		if a.client != b.client {
+			return int(a.client - b.client)
+		}
+		return strings.Compare(a.job, b.job)
+	})
+	return out
+}
+
+// everyPeriod: every true-time bucket in which some live worker tried to claim a
+// once-per-period job sees at least one start. A time-bucket lock promises one
+// run per period; a bucket nobody could claim (a clock far ahead raised the
+// stored score past it) is a run that never happened. Judged at each bucket's
+// end.
+func everyPeriod(f *facts) Result {
+	misses, short, applicable := periodMisses(f)
+	r := Result{Applicable: applicable}
+	for _, m := range misses {
+		from, to := m.key.span()
+		why := ""
+		if m.why != "" {
+			why = " (" + m.why + ")"
+		}
+		r.Violations = append(r.Violations, violation(to,
+			sprintf("%s tried to claim job %s at %s, in the true-time bucket [%s, %s), and nobody started it in that period%s",
+				f.name(m.client), m.key.job, m.at, from, to, why), f.name(m.client)))
+	}
+	if short.client != sim.NoProc && applicable {
+		from, to := short.key.span()
+		undecidedBecause(&r, sprintf("not judged: the run ended at %s, before the bucket [%s, %s) in which %s tried at %s had ended",
+			f.end(), from, to, f.name(short.client), short.at))
+	}
+	return r
+}
+
+// span is the bucket's true-time interval [from, to).
+func (k periodKey) span() (from, to sim.Time) {
+	from = sim.Time(k.bucket * int64(k.period))
+	return from, from.Add(k.period)
 }

@@ -88,6 +88,10 @@ type Report struct {
 	Verdict  Verdict
 	Resource bool // the protected resource saw operations: only resource invariants decide UNSAFE
 	Metrics  []Metric
+	// Notes qualify the verdict where it could mislead: a SAFE run in which the
+	// legitimate holder's operations were all refused (safe, but it could not
+	// work).
+	Notes []string
 }
 
 // Result returns the named invariant's result.
@@ -133,13 +137,17 @@ var invariants = []invariant{
 	{"mutex-belief", Safety, false, mutexBelief},
 	{"grant-exclusive", Safety, false, grantExclusive},
 	{"quorum-backed", Safety, false, quorumBacked},
+	{"tokens-ordered", Safety, false, tokensOrdered},
 	{"resource-safe", Safety, true, resourceSafe},
 	{"fencing-monotonic", Safety, true, fencingMonotonic},
+	{"all-or-nothing", Safety, true, allOrNothing},
 	{"once-per-bucket", Safety, false, oncePerBucket},
 	{"commit-agreement", Safety, false, commitAgreement},
 	{"one-value-chosen", Safety, false, oneValueChosen},
 	{"deadlock-free", Liveness, false, deadlockFree},
 	{"progress", Liveness, false, progress},
+	{"no-starvation", Liveness, false, noStarvation},
+	{"every-period", Liveness, false, everyPeriod},
 	{"nonblocking", Liveness, false, nonblocking},
 	{"value-chosen", Liveness, false, valueChosen},
 }
@@ -181,7 +189,22 @@ func Check(t *sim.Trace, opt Options) Report {
 	}
 	rep.Verdict = verdict(rep.Results, f.resource)
 	rep.Metrics = metrics(f)
+	if rep.Verdict == SAFE {
+		rep.Notes = blockedHolders(f)
+	}
 	return rep
+}
+
+// ResourceNames lists the resource invariants: with a protected resource, only
+// they decide UNSAFE.
+func ResourceNames() []string {
+	var n []string
+	for _, inv := range invariants {
+		if inv.resource {
+			n = append(n, inv.name)
+		}
+	}
+	return n
 }
 
 // verdict applies the rule of invariants.md: with a protected resource, only the
@@ -238,12 +261,17 @@ func (v Violation) at(event int) Violation { v.Event = event; return v }
 // undecided marks a liveness result the run was too short to judge: it is not
 // applicable, never "holds".
 func undecided(r *Result, since sim.Time, f *facts) {
+	undecidedBecause(r, sprintf("not judged: the run ended at %s, before the %s bound from %s ran out", f.end(),
+		sim.FormatDuration(f.bound()), since))
+}
+
+// undecidedBecause marks a liveness result not applicable with its own reason.
+func undecidedBecause(r *Result, note string) {
 	if len(r.Violations) > 0 {
 		return
 	}
 	r.Applicable = false
-	r.Note = sprintf("not judged: the run ended at %s, before the %s bound from %s ran out", f.end(),
-		sim.FormatDuration(f.bound()), since)
+	r.Note = note
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

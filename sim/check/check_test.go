@@ -39,7 +39,7 @@ const (
 )
 
 func history(withResource bool, end time.Duration, steps ...step) *sim.Trace {
-	w := sim.NewWorld(sim.Config{})
+	w := sim.NewWorld(sim.Config{Limits: sim.Limits{MaxEvents: 1_000_000, MaxTime: sim.MaxRunTime, MaxQueue: 100_000}})
 	for _, n := range []string{"c1", "c2", "c3", "s"} {
 		w.AddProcess(n, "test", sim.Clock{}, func(e sim.Env) sim.Process { return &puppet{e} })
 	}
@@ -63,8 +63,9 @@ func history(withResource bool, end time.Duration, steps ...step) *sim.Trace {
 
 func s(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)) }
 
+// believe: c comes to believe it holds L as the grant grant(.., c, ..) names.
 func believe(at float64, c sim.ProcID) step {
-	return step{s(at), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c, Client: c, Lock: "L", Grant: "g"}}
+	return step{s(at), sim.Observation{Kind: sim.ObsBeliefStart, Proc: c, Client: c, Lock: "L", Grant: "g" + string(rune('1'+c))}}
 }
 func stopBelieving(at float64, c sim.ProcID) step {
 	return step{s(at), sim.Observation{Kind: sim.ObsBeliefEnd, Proc: c, Client: c, Lock: "L"}}
@@ -79,8 +80,10 @@ func attempt(at float64, c sim.ProcID) step {
 	return step{s(at), sim.Observation{Kind: sim.ObsAttempt, Proc: c, Client: c, Lock: "L"}}
 }
 func crash(at float64, p sim.ProcID) step { return step{s(at), sim.Observation{Proc: p}} }
+
+// op is an operation the resource res reports: by client c under grant (of lock L).
 func op(at float64, c sim.ProcID, grant, what string, token int64, accepted bool) step {
-	return step{s(at), sim.Observation{Kind: sim.ObsResource, Proc: res, Client: c, Lock: "res", Grant: grant, Op: what,
+	return step{s(at), sim.Observation{Kind: sim.ObsResource, Proc: res, Client: c, Lock: "L", Grant: grant, Op: what,
 		Token: token, HasToken: token > 0, Accepted: accepted}}
 }
 
@@ -158,6 +161,15 @@ func TestGrantExclusive(t *testing.T) {
 			seq(grant(1, c2, 0), 3), seq(grant(5, c1, 0), 1), seq(grant(6, c3, 0), 4))
 		// Only c3's grant, while c2 still holds, is a violation: c1's replay is not.
 		wantStatus(t, judge(t, tr, 0, "grant-exclusive"), "violated", s(6))
+	})
+	t.Run("a renewal of the offending grant is not a second violation", func(t *testing.T) {
+		// SETNX (no expiry), then PEXPIRE: one acquisition, one violation.
+		tr := history(false, s(20), grant(0, c1, 10), grant(2, c2, 0), grant(2.001, c2, 10), grant(5, c2, 10))
+		r := judge(t, tr, 0, "grant-exclusive")
+		wantStatus(t, r, "violated", s(2))
+		if len(r.Violations) != 1 {
+			t.Errorf("%d violations, want 1: %v", len(r.Violations), r.Violations)
+		}
 	})
 	t.Run("the same report without a log position is a second grant", func(t *testing.T) {
 		tr := history(false, s(20), grant(0, c1, 0), withdraw(1, c1, c1, sim.ReasonReleased),
@@ -267,6 +279,20 @@ func TestUnavailabilityMetric(t *testing.T) {
 		stopBelieving(5, c1), withdraw(5, c1, c1, sim.ReasonReleased), grant(6, c2, 10), believe(6, c2))
 	if v := metric(busy, "unavailable_ms"); v != 0 {
 		t.Errorf("busy then free: unavailable_ms = %v, want 0", v)
+	}
+	// A single client retrying (Redlock after a failed round): the only grant in
+	// its way is its own earlier key, which is no unavailability (invariants.md).
+	own := history(false, s(10), attempt(0, c1), grant(0.5, c1, 5),
+		step{s(1), sim.Observation{Kind: sim.ObsAttemptFailed, Proc: c1, Client: c1, Lock: "L", Reason: "retry"}},
+		withdraw(5.5, c1, svc, sim.ReasonExpired))
+	if v := metric(own, "unavailable_ms"); v != 0 {
+		t.Errorf("own earlier key: unavailable_ms = %v, want 0", v)
+	}
+	// ... while another client's key in the same stretch counts.
+	other := history(false, s(10), attempt(0, c1), attempt(0.2, c2), grant(0.5, c2, 5), believe(0.5, c2), crash(1, c2),
+		withdraw(5.5, c2, svc, sim.ReasonExpired), grant(6, c1, 5), believe(6, c1))
+	if v := metric(other, "unavailable_ms"); v != 4500 {
+		t.Errorf("a dead holder's key: unavailable_ms = %v, want 4500 (1 s to 5.5 s)", v)
 	}
 }
 

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"sort"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -16,7 +17,36 @@ type facts struct {
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
 	byKey     map[ledgerKey][]*grantRec
-	replayed  []bool // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
+	replayed  []bool         // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
+	voters    map[voter]bool // clients that acquire a lock by majority (Redlock)
+	// The acquisitions: every grant of the lock service that is not a vote, a
+	// renewal or a key brought back by a restart, in grant order; and the same
+	// by owner (client and lock) and by service and lock.
+	acqs      []*grantRec
+	acqsOf    map[voter][]*grantRec
+	acqsOn    map[lockKey][]*grantRec
+	beliefsOf map[voter][]beliefRec // each client's belief starts, by lock, in order
+	resOps    []resOp               // the resource operations, judged once (resourceOps)
+}
+
+// lockKey is a lock of one service.
+type lockKey struct{ service, lock string }
+
+// beliefRec is a client's conclusion that it holds a lock: at trace event
+// event, as grant (the value it names), with a token when it has one.
+type beliefRec struct {
+	at       sim.Time
+	event    int
+	grant    string
+	token    int64
+	hasToken bool
+}
+
+// voter is a client that acquires a lock by majority: the single nodes' grants to
+// it are votes, and its own majority grant is the grant.
+type voter struct {
+	client sim.ProcID
+	lock   string
 }
 
 // ledgerKey finds a grant's records: the service, the lock and the granted value.
@@ -51,6 +81,15 @@ type grantRec struct {
 	withdrawnIdx int      // trace event index of the withdrawal (maxIdx while held)
 	withdrawal   string   // how it was withdrawn, for sentences
 	resurrected  bool     // brought back by a restart after it was withdrawn
+	vote         bool     // a node's vote for a client that acquires by majority
+	pos          int      // an acquisition's place among its lock's (acqsOn)
+	// The promised end of the grant as first reported with an expiry (Never
+	// while it has none), and as its renewals (the same grant reported again
+	// with a new window: EXPIRE, an extension) have moved it since.
+	firstEnd, end sim.Time
+	renewed       bool // a renewal moved its end past firstEnd
+	token         int64
+	hasToken      bool
 }
 
 const maxIdx = int(^uint(0) >> 1)
@@ -78,8 +117,75 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 		}
 	}
 	f.replayed = replays(t.Obs)
+	f.voters, f.beliefsOf = map[voter]bool{}, map[voter][]beliefRec{}
+	for i := range t.Obs {
+		switch o := &t.Obs[i]; o.Kind {
+		case sim.ObsAttempt:
+			if o.Value > 0 {
+				f.voters[voter{o.Client, o.Lock}] = true
+			}
+		case sim.ObsBeliefStart:
+			k := voter{o.Client, o.Lock}
+			f.beliefsOf[k] = append(f.beliefsOf[k], beliefRec{o.At, o.Event, o.Grant, o.Token, o.HasToken})
+		}
+	}
 	f.buildLedger()
 	return f
+}
+
+// isVote reports whether a grant report is a single node's vote for a client that
+// acquires by majority (Redlock): not a grant of the lock service.
+func (f *facts) isVote(o *sim.Observation) bool {
+	return (o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd) && o.Value <= 0 && f.voters[voter{o.Client, o.Lock}]
+}
+
+// restsOn returns the acquisition a belief rests on: the service's latest grant
+// of the lock to that client, reported at or before the belief started (a
+// client that retries with the same value may be granted it twice: the belief
+// rests on the grant it came from). Nil when the service reported none.
+func (f *facts) restsOn(client sim.ProcID, lock string, b beliefRec) *grantRec {
+	gs := f.acqsOf[voter{client, lock}]
+	i := sort.Search(len(gs), func(i int) bool { return gs[i].idx > b.event }) // the first granted after it
+	if i == 0 {
+		return nil
+	}
+	return gs[i-1]
+}
+
+// operatesUnder returns the acquisition a resource operation acts under: the one
+// its client's latest belief in that grant, before the operation, rests on.
+func (f *facts) operatesUnder(o *sim.Observation) *grantRec {
+	bs := f.beliefsOf[voter{o.Client, o.Lock}]
+	i := sort.Search(len(bs), func(i int) bool { return bs[i].event > o.Event }) // the beliefs before it: bs[:i]
+	for i--; i >= 0; i-- {
+		if bs[i].grant == o.Grant {
+			return f.restsOn(o.Client, o.Lock, bs[i])
+		}
+	}
+	return nil
+}
+
+// beliefOn returns the first belief that rests on acquisition g, if any.
+func (f *facts) beliefOn(g *grantRec) (beliefRec, bool) {
+	bs := f.beliefsOf[voter{g.client, g.lock}]
+	i := sort.Search(len(bs), func(i int) bool { return bs[i].event >= g.idx })
+	if i < len(bs) && f.restsOn(g.client, g.lock, bs[i]) == g {
+		return bs[i], true
+	}
+	return beliefRec{}, false
+}
+
+// later reports whether acquisition h was granted after g by the same service,
+// of the same lock.
+func later(h, g *grantRec) bool {
+	return h.service == g.service && h.lock == g.lock && h.idx > g.idx
+}
+
+// supersededAt reports whether a later acquisition of g's lock had been granted
+// by g's service at time t.
+func (f *facts) supersededAt(g *grantRec, t sim.Time) bool {
+	on := f.acqsOn[lockKey{g.service, g.lock}]
+	return g.pos+1 < len(on) && on[g.pos+1].at <= t
 }
 
 // replays marks the grant reports that repeat a state change already reported:
@@ -154,11 +260,14 @@ func (f *facts) buildLedger() {
 		case sim.ObsGrant:
 			for _, g := range open[o.Service] {
 				if g.lock == o.Lock && g.client == o.Client && g.grant == o.Grant {
-					return // reported again: an extension, or a new leader
+					g.renew(o) // reported again: a renewal (EXPIRE, an extension)
+					return
 				}
 			}
 			g := f.addGrant(&grantRec{client: o.Client, proc: o.Proc, service: o.Service,
-				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event})
+				lock: o.Lock, grant: o.Grant, at: o.At, idx: o.Event, vote: f.isVote(o),
+				end: promiseEnd(o), token: o.Token, hasToken: o.HasToken})
+			g.firstEnd = g.end
 			if o.Value > 0 && o.Window > 0 {
 				// A majority grant is the client's own computation: nothing withdraws
 				// it at a node, it simply ends with its validity.
@@ -209,17 +318,56 @@ func (f *facts) buildLedger() {
 
 func (f *facts) addGrant(g *grantRec) *grantRec {
 	g.withdrawn, g.withdrawnIdx = sim.Never, maxIdx
+	if g.end == 0 {
+		g.end, g.firstEnd = sim.Never, sim.Never
+	}
 	f.grants = append(f.grants, g)
 	k := ledgerKey{g.service, g.lock, g.grant}
 	f.byKey[k] = append(f.byKey[k], g)
+	if !g.vote && !g.resurrected {
+		if f.acqsOf == nil {
+			f.acqsOf, f.acqsOn = map[voter][]*grantRec{}, map[lockKey][]*grantRec{}
+		}
+		on := lockKey{g.service, g.lock}
+		g.pos = len(f.acqsOn[on])
+		f.acqs = append(f.acqs, g)
+		f.acqsOf[voter{g.client, g.lock}] = append(f.acqsOf[voter{g.client, g.lock}], g)
+		f.acqsOn[on] = append(f.acqsOn[on], g)
+	}
 	return g
+}
+
+// renew applies a renewal of the grant: the same grant reported again with a new
+// window. The first window with an expiry is the grant's own (SETNX, then
+// PEXPIRE); a later one renews it.
+func (g *grantRec) renew(o *sim.Observation) {
+	end := promiseEnd(o)
+	if !g.hasToken && o.HasToken {
+		g.token, g.hasToken = o.Token, true
+	}
+	if end == sim.Never {
+		return
+	}
+	switch {
+	case g.firstEnd == sim.Never:
+		g.firstEnd = end
+	case end > g.firstEnd:
+		g.renewed = true
+	}
+	g.end = end
+	if o.Value > 0 && g.withdrawnIdx == maxIdx {
+		g.withdrawn, g.withdrawal = end, "run out at "+end.String() // a majority grant's validity, extended
+	}
 }
 
 func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*grantRec) bool, at sim.Time, idx int, how string) {
 	kept := open[svc][:0]
 	for _, g := range open[svc] {
 		if which(g) {
-			g.withdrawn, g.withdrawnIdx, g.withdrawal = at, idx, how
+			if at < g.withdrawn { // a majority grant's validity may have run out already
+				g.withdrawn, g.withdrawal = at, how
+			}
+			g.withdrawnIdx = idx
 			continue
 		}
 		kept = append(kept, g)
@@ -231,7 +379,11 @@ func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*gr
 func withdrawalText(f *facts, o *sim.Observation) string {
 	switch o.Reason {
 	case sim.ReasonExpired:
-		return "expired by " + f.name(o.Proc) + "'s clock at " + o.At.String()
+		clock := o.Proc // expired by the clock of who made it expire (a client's, for a lease on client time)
+		if o.By != sim.NoProc {
+			clock = o.By
+		}
+		return "expired by " + f.name(clock) + "'s clock at " + o.At.String()
 	case sim.ReasonReleased:
 		return "been released at " + o.At.String()
 	}

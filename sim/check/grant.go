@@ -27,21 +27,11 @@ func promiseEnd(o *sim.Observation) sim.Time {
 // whose clock runs fast within the drift allowance does not break the promise.
 func grantExclusive(f *facts) Result {
 	type key struct{ service, lock string }
-	type voter struct {
-		client sim.ProcID
-		lock   string
-	}
 	open := map[key][]*promise{}
-	voters := map[voter]bool{}
-	for i := range f.t.Obs {
-		if o := &f.t.Obs[i]; o.Kind == sim.ObsAttempt && o.Value > 0 {
-			voters[voter{o.Client, o.Lock}] = true
-		}
-	}
 	var r Result
 	f.walk(func(o *sim.Observation) {
 		k := key{o.Service, o.Lock}
-		if (o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd) && o.Value <= 0 && voters[voter{o.Client, o.Lock}] {
+		if f.isVote(o) {
 			return // a node's vote for a client that acquires by majority
 		}
 		switch o.Kind {
@@ -49,9 +39,16 @@ func grantExclusive(f *facts) Result {
 			r.Applicable = true
 			var mine *promise
 			for _, p := range open[k] {
-				switch {
-				case p.client == o.Client:
+				if p.client == o.Client {
 					mine = p
+				}
+			}
+			// A renewal (EXPIRE after SETNX, an extension) is the same grant: it
+			// moves the promise's end and is not judged again.
+			renewal := mine != nil && mine.rec != nil && mine.rec.grant == o.Grant && mine.end >= o.At
+			for _, p := range open[k] {
+				switch {
+				case p.client == o.Client || renewal:
 				case p.end > o.At:
 					who := f.name(o.Proc) + " granted " + o.Lock + " to " + f.name(o.Client)
 					if o.Value > 0 { // a majority the client won itself (Redlock)

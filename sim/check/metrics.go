@@ -13,8 +13,13 @@ import (
 //   - acquisitions: how many times a client came to believe it holds a lock;
 //   - unavailable_ms: how long some lock was unavailable, that is wanted (a client
 //     is trying), used by nobody (no client believes it holds it), and yet not
-//     acquirable (the service still holds a grant on it: a crashed holder's key, a
-//     stale lock); windows of different locks that overlap count once;
+//     acquirable for that client (the service still holds a grant of it to
+//     another client: a crashed holder's key, a stale lock; a client's own
+//     earlier keys do not count); windows that overlap count once;
+//   - stale_accepted: writes the protected resource accepted under a superseded
+//     grant (resource-safe's recency clause): the lost updates;
+//   - missed_buckets: true-time buckets of a once-per-period job that a live
+//     worker tried to claim and nobody started (every-period);
 //   - unavailable_max_ms: the longest such window;
 //   - wait_p50_ms, wait_p99_ms: how long clients waited for the lock, from the
 //     start of an acquisition to the belief that it holds (blocked in a FOR
@@ -28,11 +33,14 @@ import (
 func metrics(f *facts) []Metric {
 	vals := map[string]float64{}
 	acquisitions, anyAttempt := 0, false
+	// Per lock, the stretches in which each client was kept waiting: it was
+	// trying and nobody believed they held the lock. Only other clients' grants
+	// can make such a stretch unavailability: a client in its own way (its
+	// earlier keys, left by a failed Redlock round) is retrying, not blocked.
 	type lockState struct {
 		trying, believing map[sim.ProcID]bool
-		since             sim.Time
-		wanted            bool
-		windows           []span
+		since             map[sim.ProcID]sim.Time // open waiting stretches
+		windows           map[sim.ProcID][]span
 	}
 	// outcomes: per client, when it learned how an attempt went (trace order), so
 	// a grant counts as blocking others only once its reply could have arrived.
@@ -49,21 +57,28 @@ func metrics(f *facts) []Metric {
 	get := func(l string) *lockState {
 		s := locks[l]
 		if s == nil {
-			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{}}
+			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{},
+				since: map[sim.ProcID]sim.Time{}, windows: map[sim.ProcID][]span{}}
 			locks[l] = s
 		}
 		return s
 	}
 	stopTrying := func(s *lockState, c sim.ProcID, at sim.Time) { delete(s.trying, c) }
 	update := func(s *lockState, at sim.Time) {
-		wanted := len(s.trying) > 0 && len(s.believing) == 0
-		switch {
-		case wanted && !s.wanted:
-			s.since = at
-		case !wanted && s.wanted:
-			s.windows = append(s.windows, span{s.since, at})
+		for _, c := range sortedProcs(s.since) {
+			if !s.trying[c] || len(s.believing) > 0 {
+				s.windows[c] = append(s.windows[c], span{s.since[c], at})
+				delete(s.since, c)
+			}
 		}
-		s.wanted = wanted
+		if len(s.believing) > 0 {
+			return
+		}
+		for c := range s.trying {
+			if _, ok := s.since[c]; !ok {
+				s.since[c] = at
+			}
+		}
 	}
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
@@ -124,12 +139,13 @@ func metrics(f *facts) []Metric {
 	var unavailable []span
 	for _, l := range sortedKeys(locks) {
 		s := locks[l]
-		if s.wanted {
-			s.windows = append(s.windows, span{s.since, f.end()})
+		for _, c := range sortedProcs(s.since) {
+			s.windows[c] = append(s.windows[c], span{s.since[c], f.end()})
 		}
 		// A grant blocks others while it is held, from the moment its client
 		// learned the outcome of its attempt (before that, the reply is on its way).
 		var held []span
+		var owners []sim.ProcID
 		for _, g := range f.grants {
 			if g.lock != l {
 				continue
@@ -144,8 +160,17 @@ func metrics(f *facts) []Metric {
 				from = f.end() // the reply never arrived within the run
 			}
 			held = append(held, span{from, min(g.withdrawn, f.end())})
+			owners = append(owners, g.client)
 		}
-		unavailable = append(unavailable, intersect(merge(s.windows), merge(held))...)
+		for _, c := range sortedProcs(s.windows) {
+			var others []span
+			for i, h := range held {
+				if owners[i] != c {
+					others = append(others, h)
+				}
+			}
+			unavailable = append(unavailable, intersect(merge(s.windows[c]), merge(others))...)
+		}
 	}
 	if anyAttempt {
 		total, longest := sim.Time(0), sim.Time(0)
@@ -157,6 +182,12 @@ func metrics(f *facts) []Metric {
 		vals["unavailable_ms"] = total.Ms()
 		vals["unavailable_max_ms"] = longest.Ms()
 		vals["failed_attempts"] = float64(failed)
+	}
+	if f.resource {
+		vals["stale_accepted"] = float64(staleAccepted(f))
+	}
+	if misses, _, ok := periodMisses(f); ok {
+		vals["missed_buckets"] = float64(len(misses))
 	}
 	if len(waits) > 0 {
 		slices.Sort(waits)
@@ -210,6 +241,9 @@ func intersect(a, b []span) []span {
 	}
 	return out
 }
+
+// sortedProcs visits a map keyed by process in a fixed order.
+func sortedProcs[V any](m map[sim.ProcID]V) []sim.ProcID { return slices.Sorted(maps.Keys(m)) }
 
 // sortedKeys visits a map in a fixed order: never range over a map to decide
 // anything.

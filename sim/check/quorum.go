@@ -1,12 +1,18 @@
 package check
 
-import "github.com/locksim/locksim/sim"
+import (
+	"slices"
+
+	"github.com/locksim/locksim/sim"
+)
 
 // quorumBacked: throughout the validity window a client computed for itself (a
 // grant that rests on a majority of N nodes), its value is stored on a majority of
 // those nodes. Values leave a node when it removes them (expiry, delete) or when it
 // restarts without them (the same inference as the grant ledger). The window ends
-// early only when the owner releases.
+// early only when the owner releases. An extension (the same majority grant
+// reported again while its window is open) moves the window's end: it is the
+// same grant, judged once.
 func quorumBacked(f *facts) Result {
 	var r Result
 	type window struct {
@@ -31,10 +37,9 @@ func quorumBacked(f *facts) Result {
 		return k, on
 	}
 	judge := func(at sim.Time, event int) {
+		// Windows that ended or already broke are done for good: time only moves on.
+		open = slices.DeleteFunc(open, func(w *window) bool { return w.broken || at >= w.end })
 		for _, w := range open {
-			if w.broken || at >= w.end {
-				continue
-			}
 			if k, on := count(w); k < w.n/2+1 {
 				w.broken = true
 				where := "no node"
@@ -70,8 +75,14 @@ func quorumBacked(f *facts) Result {
 				return
 			}
 			r.Applicable = true
-			w := &window{client: o.Client, lock: o.Lock, val: o.Grant, n: int(o.Value), end: promiseEnd(o)}
-			open = append(open, w)
+			for _, w := range open {
+				if w.client == o.Client && w.lock == o.Lock && w.val == o.Grant && !w.broken && o.At < w.end {
+					w.end = promiseEnd(o) // an extension: the same window, with a new end
+					judge(o.At, o.Event)
+					return
+				}
+			}
+			open = append(open, &window{client: o.Client, lock: o.Lock, val: o.Grant, n: int(o.Value), end: promiseEnd(o)})
 			judge(o.At, o.Event)
 		case sim.ObsGrantEnd:
 			for _, w := range open {

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/locksim/locksim/sim"
@@ -48,35 +49,93 @@ func (tl *Timeline) FaultRows() []int {
 	return tl.faultRows
 }
 
-// NarratedRows lists the rows whose event is a scenario step with narration.
-func (tl *Timeline) NarratedRows() []int {
-	if tl.narrRows == nil {
-		tl.narrRows = []int{}
+// Stops lists the rows a walk stops at, the beats of the story: each narrated
+// step and note, each fault, each violation. A step without narration at the
+// same true time as the one before it belongs to that one's beat (two partition
+// lines under one comment are one stop).
+func (tl *Timeline) Stops() []int {
+	if tl.stopRows == nil {
+		tl.stopRows = []int{}
+		acts := tl.actionRows()
+		for r, ref := range tl.refs {
+			stop := ref < 0
+			if _, first := slices.BinarySearch(acts, r); first && !stop {
+				e := tl.t.Event(int(ref))
+				stop = e.Kind.IsFault() || tl.narration(e) != ""
+			}
+			if stop {
+				tl.stopRows = append(tl.stopRows, r)
+			}
+		}
+	}
+	return tl.stopRows
+}
+
+// actionRows lists the rows where a narration starts or stops: the first row of
+// each scheduled action (a command, a fault, a note) and the run's end, but not
+// a step without narration at the same time as the action row before it.
+func (tl *Timeline) actionRows() []int {
+	if tl.actRows == nil {
+		tl.actRows = []int{}
 		seen := map[int32]bool{}
+		last := sim.Time(-1)
 		for r, ref := range tl.refs {
 			if ref < 0 {
 				continue
 			}
-			a := tl.t.Event(int(ref)).Action
-			if a >= 0 && int(a) < len(tl.t.Actions) && tl.t.Actions[a].Narration != "" && !seen[a] {
-				seen[a] = true
-				tl.narrRows = append(tl.narrRows, r)
+			e := tl.t.Event(int(ref))
+			if e.Kind != sim.EvEnd && (e.Action < 0 || seen[e.Action]) {
+				continue
 			}
+			seen[e.Action] = true
+			if e.Kind != sim.EvEnd && tl.narration(e) == "" && e.At == last {
+				continue // the beat of the action before it
+			}
+			last = e.At
+			tl.actRows = append(tl.actRows, r)
 		}
 	}
-	return tl.narrRows
+	return tl.actRows
 }
 
-// Narration returns the narration in force at row r: that of the last narrated
-// step at or before it, and that step's row (-1 when none).
+// narration is the narration of the action behind event e, or "".
+func (tl *Timeline) narration(e *sim.Event) string {
+	if a := e.Action; a >= 0 && int(a) < len(tl.t.Actions) {
+		return tl.t.Actions[a].Narration
+	}
+	return ""
+}
+
+// Narration returns the narration in force at row r and the row it belongs to:
+// a step's narration holds from the first row its action caused until the next
+// scheduled action (narrated or not) or the end of the run, so it is never stale.
+// Before the first action, or after an action without narration, it returns
+// "" and -1.
 func (tl *Timeline) Narration(r int) (string, int) {
-	rows := tl.NarratedRows()
+	rows := tl.actionRows()
 	i := sort.SearchInts(rows, r+1) - 1
 	if i < 0 {
 		return "", -1
 	}
-	ev := tl.t.Event(tl.RowEvent(rows[i]))
-	return tl.t.Actions[ev.Action].Narration, rows[i]
+	if text := tl.narration(tl.t.Event(tl.RowEvent(rows[i]))); text != "" {
+		return text, rows[i]
+	}
+	return "", -1
+}
+
+// Key orders rows across views of one trace (a filtered view and its base):
+// rows showing the same thing have the same key, and keys grow down a timeline.
+func (tl *Timeline) Key(r int) int64 {
+	if ref := tl.refs[r]; ref >= 0 {
+		return int64(ref) << 16
+	}
+	return tl.viols[-1-int(tl.refs[r])].key
+}
+
+// RowAt is the last row whose key is at most k (0 when none): where a cursor
+// lands in this view when it was on a row with key k in another.
+func (tl *Timeline) RowAt(k int64) int {
+	return max(sort.Search(len(tl.refs), func(r int) bool { return tl.Key(r) > k })-1, 0)
 }
 
 // Next returns the first of rows after r (or before it, backwards), or -1.

@@ -12,8 +12,10 @@ import (
 const ColumnWidth = 12
 
 // CellText is a cell's plain text, exactly width runes wide: the belief bar (or the
-// pause/down mark) in the first rune, then the glyph and label. The TUI colours the
-// same text, so both show the same thing.
+// pause/down mark) in the first rune, then the glyph and label. A narrow column
+// first drops the blank after the glyph, then takes the cell's Short word, and
+// only then cuts with an ellipsis. The TUI colours the same text, so both show
+// the same thing.
 func CellText(c Cell, width int) string {
 	var b strings.Builder
 	switch {
@@ -24,34 +26,62 @@ func CellText(c Cell, width int) string {
 	default:
 		b.WriteString(" ")
 	}
+	body := width - 1
 	switch c.Kind {
 	case CellEmpty:
-		if c.Spans&SpanPaused != 0 {
-			b.WriteString("⋮ paused")
+		switch {
+		case c.Spans&SpanPaused != 0:
+			b.WriteString(choose(body, "⋮ paused", "⋮"))
+		case c.Spans&SpanFolded != 0:
+			b.WriteString("∙")
 		}
 	case CellWire:
-		b.WriteString(strings.Repeat("─", width-1))
+		b.WriteString(strings.Repeat("─", body))
 	case CellSend:
-		b.WriteString(c.Label + " ")
-		if n := width - 1 - utf8.RuneCountInString(c.Label) - 1; n > 0 {
-			b.WriteString(strings.Repeat("─", n))
+		l := choose(body, c.Label, c.Short)
+		b.WriteString(l)
+		if n := body - utf8.RuneCountInString(l) - 1; n >= 0 {
+			b.WriteString(" " + strings.Repeat("─", n))
 		}
 	case CellSendLeft:
-		if n := width - 1 - utf8.RuneCountInString(c.Label) - 1; n > 0 {
-			b.WriteString(strings.Repeat("─", n))
+		l := choose(body, c.Label, c.Short)
+		if n := body - utf8.RuneCountInString(l) - 1; n >= 0 {
+			b.WriteString(strings.Repeat("─", n) + " ")
 		}
-		b.WriteString(" " + c.Label)
+		b.WriteString(l)
 	case CellArrive:
 		b.WriteString("─▷")
 	case CellArriveLeft:
-		b.WriteString(" ◁" + strings.Repeat("─", width-3))
+		b.WriteString(" ◁" + strings.Repeat("─", max(width-3, 0)))
 	default:
-		b.WriteString(c.Kind.Glyph())
-		if c.Label != "" {
-			b.WriteString(" " + c.Label)
+		g := c.Kind.Glyph()
+		if c.Label == "" {
+			b.WriteString(g)
+			break
 		}
+		alts := []string{g + " " + c.Label, g + c.Label}
+		if c.Short != "" {
+			alts = append(alts, g+" "+c.Short, g+c.Short)
+		}
+		b.WriteString(choose(body, alts...))
 	}
 	return pad(b.String(), width)
+}
+
+// choose returns the first of alts that fits in width runes, or the last one
+// (which pad then cuts with an ellipsis).
+func choose(width int, alts ...string) string {
+	for _, a := range alts {
+		if a != "" && utf8.RuneCountInString(a) <= width {
+			return a
+		}
+	}
+	for i := len(alts) - 1; i >= 0; i-- {
+		if alts[i] != "" {
+			return alts[i]
+		}
+	}
+	return ""
 }
 
 // pad cuts or fills s to exactly width runes.

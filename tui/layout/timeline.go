@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 type Column struct {
 	Name string
 	Role string
+	Proc sim.ProcID
 }
 
 // RowKind says what a row stands for.
@@ -26,23 +28,29 @@ const (
 type Row struct {
 	Kind      RowKind
 	At        sim.Time
-	Event     int    // the trace event (RowEvent), or -1
-	Invariant string // the broken invariant (RowViolation)
-	Fault     bool   // a fault row (for f/F navigation)
-	Cells     []Cell
-	Text      string // the row's sentence: the event and what its step observed
+	Event     int      // the trace event (RowEvent), or -1
+	Invariant string   // the broken invariant (RowViolation)
+	Fault     bool     // a fault row (for f/F navigation)
+	Cells     []Cell   // one per column (a filtered timeline's visible ones)
+	Text      string   // the row's sentence: the event and what its step observed
+	Lines     []string // the same, one part per line: the event, then each observation
 }
 
-// Timeline is the laid-out view of one trace.
+// Timeline is the laid-out view of one trace, or a filtered view of another
+// (Filter): fewer rows and columns over the same trace.
 type Timeline struct {
-	t     *sim.Trace
-	cols  []Column
-	refs  []rowRef
-	viols []flatViolation
-	spans [][]spanRange // per column, sorted by from
+	t       *sim.Trace
+	cols    []Column // the columns shown
+	procCol []int    // by process: its column, or -1 when hidden
+	refs    []rowRef
+	viols   []flatViolation
+	spans   [][]spanRange // per process, sorted by from
+	folded  []uint64      // quiet: per row, the processes (bit p) whose background rows were folded into it
+	base    *Timeline     // the unfiltered timeline of a filtered one; nil for itself
+	bg      []uint64      // base only: the events a quiet view folds, one bit each (built on first use)
 
-	violRows, faultRows, narrRows []int // built on first use
-	timeW                         int   // the width of the time column
+	violRows, faultRows, stopRows, actRows []int // built on first use
+	timeW                                  int   // the width of the time column
 }
 
 // TimeWidth is the width of the time column: the longest true time of the run.
@@ -54,6 +62,7 @@ type rowRef int32
 type flatViolation struct {
 	name string
 	v    check.Violation
+	key  int64 // its place among the rows (Key)
 }
 
 type spanRange struct {
@@ -65,43 +74,54 @@ type spanRange struct {
 func New(t *sim.Trace, rep *check.Report) *Timeline {
 	tl := &Timeline{t: t}
 	for i, n := range t.Names {
-		tl.cols = append(tl.cols, Column{Name: n, Role: t.Roles[i]})
+		tl.cols = append(tl.cols, Column{Name: n, Role: t.Roles[i], Proc: sim.ProcID(i)})
+		tl.procCol = append(tl.procCol, i)
 	}
 	if rep != nil {
 		for _, r := range rep.Results {
 			for _, v := range r.Violations {
-				tl.viols = append(tl.viols, flatViolation{r.Name, v})
+				tl.viols = append(tl.viols, flatViolation{name: r.Name, v: v})
 			}
 		}
 		sort.SliceStable(tl.viols, func(i, j int) bool { return tl.viols[i].v.At < tl.viols[j].v.At })
 	}
-	// A violation an event revealed comes right after that event's row; one found
-	// at a deadline comes before the first later event.
+	// A violation an event revealed comes right after that event's step (its
+	// sends, and the notes it triggered); one found at a deadline comes before
+	// the first later event.
 	byEvent := map[int][]int{}
 	var timed []int
 	for i, fv := range tl.viols {
 		if fv.v.Event >= 0 {
-			byEvent[fv.v.Event] = append(byEvent[fv.v.Event], i)
+			at := stepEnd(t, fv.v.Event)
+			byEvent[at] = append(byEvent[at], i)
 		} else {
 			timed = append(timed, i)
 		}
 	}
-	vi := 0
+	// Keys order rows across views (Key): an event's is its index<<16, and the
+	// violations after it count up from there.
+	vi, n := 0, int64(0)
+	addViol := func(v, after int) {
+		n++
+		tl.viols[v].key = int64(after)<<16 | n
+		tl.refs = append(tl.refs, rowRef(-1-v))
+	}
 	for i := range t.Len() {
 		e := t.Event(i)
 		for vi < len(timed) && tl.viols[timed[vi]].v.At < e.At {
-			tl.refs = append(tl.refs, rowRef(-1-timed[vi]))
+			addViol(timed[vi], i-1)
 			vi++
 		}
+		n = 0
 		if e.Kind != sim.EvStart { // every process starts at 0; a row each says nothing
 			tl.refs = append(tl.refs, rowRef(i))
 		}
 		for _, v := range byEvent[i] {
-			tl.refs = append(tl.refs, rowRef(-1-v))
+			addViol(v, i)
 		}
 	}
 	for ; vi < len(timed); vi++ {
-		tl.refs = append(tl.refs, rowRef(-1-timed[vi]))
+		addViol(timed[vi], t.Len()-1)
 	}
 	tl.timeW = 10
 	for i := range t.Len() {
@@ -111,10 +131,26 @@ func New(t *sim.Trace, rep *check.Report) *Timeline {
 	return tl
 }
 
+// stepEnd is the last event of the step of event i: the step's own sends (and
+// the drops of those that could not go) and the notes it triggered, which the
+// kernel records right after the step's event.
+func stepEnd(t *sim.Trace, i int) int {
+	e := t.Event(i)
+	j := i
+	for j+1 < t.Len() {
+		n := t.Event(j + 1)
+		if n.At != e.At || !(n.Kind == sim.EvSend && n.Proc == e.Proc || n.Kind == sim.EvDrop && n.Peer == e.Proc || n.Kind == sim.EvNote) {
+			break
+		}
+		j++
+	}
+	return j
+}
+
 // buildSpans finds, per column, the rows during which a client believes, or a
 // process is paused or down.
 func (tl *Timeline) buildSpans() {
-	n := len(tl.cols)
+	n := len(tl.t.Names)
 	tl.spans = make([][]spanRange, n)
 	type openKey struct {
 		col  int
@@ -195,8 +231,16 @@ func (tl *Timeline) buildSpans() {
 	}
 }
 
-// Columns lists the processes, in declaration order.
+// Columns lists the processes shown, in declaration order.
 func (tl *Timeline) Columns() []Column { return tl.cols }
+
+// Column is process p's column, or -1 when the view hides it.
+func (tl *Timeline) Column(p sim.ProcID) int {
+	if p < 0 || int(p) >= len(tl.procCol) {
+		return -1
+	}
+	return tl.procCol[p]
+}
 
 // Len is the number of rows.
 func (tl *Timeline) Len() int { return len(tl.refs) }
@@ -204,7 +248,7 @@ func (tl *Timeline) Len() int { return len(tl.refs) }
 // Trace is the trace laid out.
 func (tl *Timeline) Trace() *sim.Trace { return tl.t }
 
-// spanAt returns the spans active in column c at row r.
+// spanAt returns the spans active in process c's column at row r.
 func (tl *Timeline) spanAt(c, r int) Span {
 	var s Span
 	for _, sr := range tl.spans[c] {
@@ -220,54 +264,101 @@ func (tl *Timeline) spanAt(c, r int) Span {
 
 // Row lays out row r.
 func (tl *Timeline) Row(r int) Row {
-	cells := make([]Cell, len(tl.cols))
-	for c := range cells {
-		cells[c].Spans = tl.spanAt(c, r)
+	cells := make([]Cell, len(tl.t.Names)) // by process; the hidden ones are dropped at the end
+	for p := range cells {
+		cells[p].Spans = tl.spanAt(p, r)
+		if tl.folded != nil && p < 64 && tl.folded[r]&(1<<p) != 0 {
+			cells[p].Spans |= SpanFolded
+		}
 	}
-	ref := tl.refs[r]
-	if ref < 0 {
+	var row Row
+	if ref := tl.refs[r]; ref < 0 {
 		fv := tl.viols[-1-int(ref)]
 		for _, name := range fv.v.Procs {
-			if c := tl.col(name); c >= 0 {
-				cells[c].Kind, cells[c].Label = CellViolation, fv.name
+			if p := slices.Index(tl.t.Names, name); p >= 0 {
+				cells[p].Kind, cells[p].Label, cells[p].Short = CellViolation, fv.name, longestPart(fv.name)
 			}
 		}
-		return Row{Kind: RowViolation, At: fv.v.At, Event: -1, Invariant: fv.name, Cells: cells,
-			Text: "VIOLATION " + fv.name + ": " + fv.v.Detail}
+		row = Row{Kind: RowViolation, At: fv.v.At, Event: -1, Invariant: fv.name,
+			Lines: []string{"VIOLATION " + fv.name + ": " + fv.v.Detail}}
+	} else {
+		ei := int(ref)
+		e := tl.t.Event(ei)
+		row = Row{Kind: RowEvent, At: e.At, Event: ei, Fault: e.Kind.IsFault()}
+		tl.eventCells(e, cells)
+		row.Lines = []string{tl.t.EventText(ei)}
+		if e.Kind == sim.EvNote {
+			row.Lines[0] += ": " + tl.narration(e) // the note is its own text
+		}
+		obs := tl.observations(ei)
+		for k := range obs {
+			tl.obsCell(&obs[k], cells)
+			row.Lines = append(row.Lines, tl.t.ObsText(&obs[k]))
+		}
 	}
-	ei := int(ref)
-	e := tl.t.Event(ei)
-	row := Row{Kind: RowEvent, At: e.At, Event: ei, Fault: e.Kind.IsFault(), Cells: cells}
-	tl.eventCells(e, cells)
-	texts := []string{tl.t.EventText(ei)}
-	lo := sort.Search(len(tl.t.Obs), func(i int) bool { return tl.t.Obs[i].Event >= ei })
-	for oi := lo; oi < len(tl.t.Obs) && tl.t.Obs[oi].Event == ei; oi++ {
-		o := &tl.t.Obs[oi]
-		obsCell(o, cells)
-		texts = append(texts, tl.t.ObsText(o))
+	row.Text = strings.Join(row.Lines, "; ")
+	row.Cells = cells
+	if len(tl.cols) < len(cells) {
+		row.Cells = make([]Cell, len(tl.cols))
+		for i, c := range tl.cols {
+			row.Cells[i] = cells[c.Proc]
+		}
 	}
-	row.Text = strings.Join(texts, "; ")
 	return row
 }
 
-func (tl *Timeline) col(name string) int {
-	for i, c := range tl.cols {
-		if c.Name == name {
-			return i
-		}
+// observations is what the step of event ei reported.
+func (tl *Timeline) observations(ei int) []sim.Observation {
+	obs := tl.t.Obs
+	lo := sort.Search(len(obs), func(i int) bool { return obs[i].Event >= ei })
+	hi := lo
+	for hi < len(obs) && obs[hi].Event == ei {
+		hi++
 	}
-	return -1
+	return obs[lo:hi]
 }
 
-// setCell marks process p's cell, if p is a column.
-func setCell(cells []Cell, p sim.ProcID, k CellKind, label string) {
+// setCell marks process p's cell, if p is a process.
+func setCell(cells []Cell, p sim.ProcID, k CellKind, label, short string) {
 	if p >= 0 && int(p) < len(cells) {
-		cells[p].Kind, cells[p].Label = k, label
+		cells[p].Kind, cells[p].Label, cells[p].Short = k, label, short
 	}
+}
+
+// Short forms, "" when there is nothing shorter. A timer's or a reason's head
+// word is its last ("node timeout": "timeout"); a message's is its command, the
+// first ("EVAL compare-and-delete": "EVAL"); an invariant's, the longest part
+// of its name, its noun ("commit-agreement": "agreement").
+func lastWord(label string) string {
+	if i := strings.LastIndexByte(label, ' '); i >= 0 {
+		return label[i+1:]
+	}
+	return ""
+}
+
+func firstWord(label string) string {
+	if i := strings.IndexByte(label, ' '); i >= 0 {
+		return label[:i]
+	}
+	return ""
+}
+
+func longestPart(name string) string {
+	parts := strings.Split(name, "-")
+	if len(parts) < 2 {
+		return ""
+	}
+	best := parts[0]
+	for _, p := range parts[1:] {
+		if len(p) > len(best) {
+			best = p
+		}
+	}
+	return best
 }
 
 func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
-	set := func(p sim.ProcID, k CellKind, label string) { setCell(cells, p, k, label) }
+	set := func(p sim.ProcID, k CellKind, label, short string) { setCell(cells, p, k, label, short) }
 	msg := tl.t.Msg(e)
 	switch e.Kind {
 	case sim.EvSend:
@@ -277,67 +368,79 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 			cells[c].Kind = CellWire
 		}
 		if to >= from {
-			set(e.Proc, CellSend, msg.Op)
-			set(e.Peer, CellArrive, "")
+			set(e.Proc, CellSend, msg.Op, firstWord(msg.Op))
+			set(e.Peer, CellArrive, "", "")
 		} else {
-			set(e.Proc, CellSendLeft, msg.Op)
-			set(e.Peer, CellArriveLeft, "")
+			set(e.Proc, CellSendLeft, msg.Op, firstWord(msg.Op))
+			set(e.Peer, CellArriveLeft, "", "")
 		}
 	case sim.EvDeliver:
-		set(e.Proc, CellDeliver, msg.Op)
+		set(e.Proc, CellDeliver, msg.Op, firstWord(msg.Op))
 	case sim.EvDrop:
-		set(e.Proc, CellDrop, msg.Op)
+		set(e.Proc, CellDrop, msg.Op, firstWord(msg.Op))
 	case sim.EvTimer:
-		set(e.Proc, CellTimer, tl.t.Note(e))
+		note := tl.t.Note(e)
+		set(e.Proc, CellTimer, note, lastWord(note))
 	case sim.EvCommand:
-		set(e.Proc, CellCommand, msg.Op)
+		set(e.Proc, CellCommand, msg.Op, "")
 	case sim.EvCrash:
-		set(e.Proc, CellCrash, "crash")
+		set(e.Proc, CellCrash, "crash", "")
 	case sim.EvPowerLoss:
-		set(e.Proc, CellCrash, "power loss")
+		set(e.Proc, CellCrash, "power loss", "power")
 	case sim.EvShutdown:
-		set(e.Proc, CellShutdown, "shutdown")
+		set(e.Proc, CellShutdown, "shutdown", "stop")
 	case sim.EvRestart:
-		set(e.Proc, CellRestart, "restart")
+		set(e.Proc, CellRestart, "restart", "up")
 	case sim.EvPause:
-		set(e.Proc, CellPause, "pause")
+		set(e.Proc, CellPause, "pause", "")
 	case sim.EvResume:
-		set(e.Proc, CellResume, "resume")
+		set(e.Proc, CellResume, "resume", "")
 	case sim.EvClockJump:
-		label := sim.FormatDuration(e.Dur)
+		label := e.Dur.String() // the shortest exact form: 15s, 1.5s, 250ms
 		if e.Dur > 0 {
 			label = "+" + label
 		}
-		set(e.Proc, CellClock, label)
+		set(e.Proc, CellClock, label, "")
 	case sim.EvClockDrift:
-		set(e.Proc, CellClock, "drift")
+		set(e.Proc, CellClock, "drift", "")
+	case sim.EvNote:
+		set(e.Proc, CellNote, "note", "")
 	case sim.EvPartition, sim.EvHeal, sim.EvLink:
+		short := map[sim.EventKind]string{sim.EvPartition: "cut"}[e.Kind]
 		if a := e.Action; a >= 0 && int(a) < len(tl.t.Actions) {
 			act := &tl.t.Actions[a]
 			for _, p := range append(append([]sim.ProcID{}, act.A...), act.B...) {
-				set(p, CellCut, e.Kind.String())
+				set(p, CellCut, e.Kind.String(), short)
 			}
 		}
 	}
 }
 
-// obsCell marks the column an observation is about; lock facts win over the event.
-func obsCell(o *sim.Observation, cells []Cell) {
-	set := func(p sim.ProcID, k CellKind, label string) { setCell(cells, p, k, label) }
+// obsCell marks the column an observation is about; lock and agreement facts win
+// over the event (a delivered DOCOMMIT shows as the decision it led to).
+func (tl *Timeline) obsCell(o *sim.Observation, cells []Cell) {
+	set := func(p sim.ProcID, k CellKind, label, short string) { setCell(cells, p, k, label, short) }
 	switch o.Kind {
 	case sim.ObsBeliefStart:
-		set(o.Client, CellBeliefStart, "holds "+o.Lock)
+		set(o.Client, CellBeliefStart, "holds "+o.Lock, "holds")
 	case sim.ObsBeliefEnd:
-		set(o.Client, CellBeliefEnd, "lets go")
+		set(o.Client, CellBeliefEnd, "lets go", "")
 	case sim.ObsGrant:
-		set(o.Proc, CellGrant, o.Lock+"→"+o.Grant)
+		who := tl.t.Name(o.Client)
+		set(o.Proc, CellGrant, o.Lock+"→"+who, "→"+who)
 	case sim.ObsGrantEnd:
-		set(o.Proc, CellGrantEnd, o.Reason)
+		set(o.Proc, CellGrantEnd, o.Reason, lastWord(o.Reason))
 	case sim.ObsResource:
 		if o.Accepted {
-			set(o.Proc, CellAccept, o.Op)
+			set(o.Proc, CellAccept, o.Op, "")
 		} else {
-			set(o.Proc, CellReject, o.Op)
+			set(o.Proc, CellReject, o.Op, "")
 		}
+	case sim.ObsVote:
+		set(o.Proc, CellVote, "vote "+strings.ToUpper(o.Name), strings.ToUpper(o.Name))
+	case sim.ObsAccepted:
+		set(o.Proc, CellVote, "accepts "+o.Grant, o.Grant)
+	case sim.ObsDecide:
+		set(o.Proc, CellDecide, strings.ToUpper(o.Name), "")
 	}
 }

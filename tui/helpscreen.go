@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+)
+
+// HelpScreen is the ? screen of a run or a comparison: every key of the screen's
+// key map, then the legend; it scrolls (bubbles/viewport). It also draws the
+// screen's footer, so both come from the key map only.
+type HelpScreen struct {
+	com  *Common
+	help help.Model
+	vp   viewport.Model
+	keys help.KeyMap
+	open bool
+	w, h int
+}
+
+// NewHelpScreen makes a closed help screen.
+func NewHelpScreen(com *Common) HelpScreen {
+	h := HelpScreen{com: com, help: help.New(), vp: viewport.New()}
+	if com.Styles.Plain {
+		h.help.Styles = help.Styles{}
+	}
+	k := com.Keys
+	h.vp.KeyMap = viewport.KeyMap{Down: k.Down, Up: k.Up, PageDown: k.PanelDown, PageUp: k.PanelUp}
+	return h
+}
+
+// Open shows the help of a key map, from its top.
+func (h *HelpScreen) Open(keys help.KeyMap) {
+	h.open, h.keys = true, keys
+	h.vp.SetYOffset(0)
+	h.fill()
+}
+
+// IsOpen reports whether the help is on screen.
+func (h HelpScreen) IsOpen() bool { return h.open }
+
+// SetSize sets the size of the help's body.
+func (h *HelpScreen) SetSize(w, height int) {
+	h.w, h.h = w, height
+	h.vp.SetWidth(max(w, 0))
+	h.vp.SetHeight(max(height, 0))
+	h.fill()
+}
+
+func (h *HelpScreen) fill() {
+	if !h.open {
+		return
+	}
+	h.help.SetWidth(h.w)
+	lines := strings.Split(h.help.FullHelpView(h.keys.FullHelp()), "\n")
+	h.vp.SetContentLines(append(append(lines, ""), legendLines(h.com.Styles)...))
+}
+
+// Update closes the help (? or esc), quits (q), or scrolls it.
+func (h HelpScreen) Update(msg tea.Msg) (HelpScreen, tea.Cmd) {
+	k := h.com.Keys
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(msg, k.Help), msg.String() == "esc":
+			h.open = false
+			return h, nil
+		case key.Matches(msg, k.Quit):
+			return h, tea.Quit
+		}
+	}
+	var cmd tea.Cmd
+	h.vp, cmd = h.vp.Update(msg)
+	return h, cmd
+}
+
+// View draws the help's body.
+func (h HelpScreen) View() string { return h.vp.View() }
+
+// Footer is a screen's one-line help.
+func (h HelpScreen) Footer(keys help.KeyMap, w int) string {
+	m := h.help
+	m.SetWidth(w)
+	return fit(m.ShortHelpView(keys.ShortHelp()), w)
+}
