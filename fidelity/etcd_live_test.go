@@ -282,21 +282,12 @@ func (e *etcdLive) act(verb, member string) error {
 	if !ok {
 		return fmt.Errorf("no member %s", member)
 	}
-	switch verb {
-	case "crash":
-		p.kill()
-		return nil
-	case "restart":
+	return p.act(verb, func() error {
 		if err := p.start(e.t); err != nil {
 			return err
 		}
 		return e.ready(member)
-	case "pause":
-		return p.signal(syscall.SIGSTOP)
-	case "resume":
-		return p.signal(syscall.SIGCONT)
-	}
-	return fmt.Errorf("etcd: no action %s", verb)
+	}, nil)
 }
 
 func (e *etcdLive) connect(name, member string, msgs chan<- liveMsg) (liveConn, error) {

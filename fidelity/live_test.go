@@ -288,6 +288,30 @@ func (p *proc) wait(d time.Duration) error {
 	}
 }
 
+// act does a script's action to the process: crash is a kill -9, pause and
+// resume are SIGSTOP and SIGCONT, restart calls boot (start it and wait until
+// it serves), shutdown calls stop (the server's own clean shutdown) and waits
+// for it to exit.
+func (p *proc) act(verb string, boot, stop func() error) error {
+	switch {
+	case verb == "crash":
+		p.kill()
+		return nil
+	case verb == "restart":
+		return boot()
+	case verb == "shutdown" && stop != nil:
+		if err := stop(); err != nil {
+			return err
+		}
+		return p.wait(30 * time.Second)
+	case verb == "pause":
+		return p.signal(syscall.SIGSTOP)
+	case verb == "resume":
+		return p.signal(syscall.SIGCONT)
+	}
+	return fmt.Errorf("no action %s for %s", verb, p.name)
+}
+
 // log is the tail of the process's log, for failure messages.
 func (p *proc) log() string {
 	b, _ := os.ReadFile(filepath.Join(p.dir, p.name+".log"))

@@ -128,21 +128,14 @@ func (p *pgLive) act(verb, name string) error {
 	if name != p.cfg.name {
 		return fmt.Errorf("no database %s", name)
 	}
-	switch verb {
-	case "crash": // immediate shutdown: no checkpoint, crash recovery at the restart
+	if verb == "crash" { // immediate shutdown: no checkpoint, crash recovery at the restart
 		if err := p.proc.signal(syscall.SIGQUIT); err != nil {
 			return err
 		}
 		return p.proc.wait(30 * time.Second)
-	case "shutdown": // fast shutdown: a checkpoint, then exit
-		if err := p.proc.signal(syscall.SIGINT); err != nil {
-			return err
-		}
-		return p.proc.wait(30 * time.Second)
-	case "restart":
-		return p.boot()
 	}
-	return fmt.Errorf("postgresql: no action %s", verb)
+	// shutdown is the fast shutdown: a checkpoint, then exit.
+	return p.proc.act(verb, p.boot, func() error { return p.proc.signal(syscall.SIGINT) })
 }
 
 func (p *pgLive) connect(name, server string, msgs chan<- liveMsg) (liveConn, error) {

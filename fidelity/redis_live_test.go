@@ -9,7 +9,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -129,21 +128,10 @@ func (r *redisLive) act(verb, name string) error {
 	if !ok {
 		return fmt.Errorf("no server %s", name)
 	}
-	switch verb {
-	case "crash":
-		p.kill()
-		return nil
-	case "restart":
-		return r.boot(name)
-	case "shutdown":
+	return p.act(verb, func() error { return r.boot(name) }, func() error {
 		r.call(name, "SHUTDOWN") // the server exits without answering
-		return p.wait(10 * time.Second)
-	case "pause":
-		return p.signal(syscall.SIGSTOP)
-	case "resume":
-		return p.signal(syscall.SIGCONT)
-	}
-	return fmt.Errorf("redis: no action %s", verb)
+		return nil
+	})
 }
 
 func (r *redisLive) connect(name, server string, msgs chan<- liveMsg) (liveConn, error) {

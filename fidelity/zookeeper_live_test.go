@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -151,21 +150,12 @@ func (z *zkLive) act(verb, name string) error {
 	if !ok {
 		return fmt.Errorf("no server %s", name)
 	}
-	switch verb {
-	case "crash":
-		p.kill()
-		return nil
-	case "restart":
+	return p.act(verb, func() error {
 		if err := p.start(z.t); err != nil {
 			return err
 		}
 		return z.ready(name)
-	case "pause":
-		return p.signal(syscall.SIGSTOP)
-	case "resume":
-		return p.signal(syscall.SIGCONT)
-	}
-	return fmt.Errorf("zookeeper: no action %s", verb)
+	}, nil)
 }
 
 func (z *zkLive) connect(name, server string, msgs chan<- liveMsg) (liveConn, error) {
