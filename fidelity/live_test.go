@@ -132,21 +132,22 @@ func liveSuite(t *testing.T, sys system, version, file string, start func(t *tes
 				t.Fatal(err)
 			}
 			got[i] = runLive(t, start(t, c), steps)
-			want, err := expected(c, got[i].String())
-			if err != nil {
-				t.Fatalf("%s: %v", version, err)
-			}
 			model, err := sys.model(c, steps)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if model.String() != want {
-				msg := fmt.Sprintf("the model differs from %s:\n%s", version, diff(want, model.String()))
-				if c.timing {
-					t.Logf("a timing case, recorded but not held to one run: %s", msg)
-				} else {
-					t.Error(msg)
-				}
+			var msg string
+			if want, err := expected(c, got[i].String()); err != nil {
+				msg = fmt.Sprintf("%s: %v\nthe recording:\n%s", version, err, got[i])
+			} else if model.String() != want {
+				msg = fmt.Sprintf("the model differs from %s:\n%s", version, diff(want, model.String()))
+			}
+			switch {
+			case msg == "":
+			case c.timing:
+				t.Logf("a timing case, recorded but not held to one run: %s", msg)
+			default:
+				t.Error(msg)
 			}
 		})
 	}

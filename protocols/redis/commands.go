@@ -244,7 +244,7 @@ func (n *Node) set(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.O
 		return sim.Message{Op: ReplyNil}
 	}
 	if isZSet {
-		n.zdrop(from, m.Key, sim.ReasonDeleted, out) // SET replaces a key of any type
+		n.zdel(from, m.Key, out) // SET replaces a key of any type
 	}
 	e := entry{value: m.Value, owner: from, lock: o.nx}
 	switch {
@@ -336,7 +336,11 @@ func (n *Node) pttl(now sim.LocalTime, k string) sim.Message {
 		return intReply(-1)
 	}
 	left := e.expireAt - now.Wall
-	return intReply(int64((left + time.Millisecond - 1) / time.Millisecond))
+	ms := int64(left / time.Millisecond)
+	if left%time.Millisecond > 0 {
+		ms++ // a part of a millisecond left still counts as one
+	}
+	return intReply(ms)
 }
 
 // incr runs INCR key: the value must read as a Redis integer and must not

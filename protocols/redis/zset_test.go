@@ -124,3 +124,17 @@ func TestZSetsPersist(t *testing.T) {
 		send(3*time.Second, zscore("a")))
 	eq(t, lost, []string{"(integer) 1", "(nil)"})
 }
+
+// SET replaces a key of any type (the SET page: "If key already holds a value,
+// it is overwritten, regardless of its type"), and so does the AOF that a
+// restart replays: the sorted set does not come back beside the string.
+func TestSetReplacesASortedSetOnDiskToo(t *testing.T) {
+	got := replies(t, redis.NodeConfig{Persistence: redis.PersistAlways},
+		send(0, zadd("1 a")),
+		send(1, sim.Message{Op: redis.OpSet, Key: "z", Value: "v"}),
+		fault(time.Second, sim.ActPowerLoss, 0),
+		fault(2*time.Second, sim.ActRestart, 0),
+		send(3*time.Second, sim.Message{Op: redis.OpGet, Key: "z"}),
+		send(3*time.Second+1, zscore("a")))
+	eq(t, got, []string{"(integer) 1", "+OK", "(bulk) v", "(error) " + redis.ErrWrongType})
+}
