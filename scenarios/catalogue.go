@@ -2,12 +2,15 @@ package scenarios
 
 import (
 	"embed"
+	"io"
 	"os"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // The catalogue: one file per published result, embedded in the binary.
@@ -55,15 +58,58 @@ func CatalogueSource(id string) (string, bool) {
 	return string(b), err == nil
 }
 
+// MaxSourceBytes is the largest scenario the loader reads: 8 MB, over ten times
+// what ten thousand processes with an action each take, and a thousand times the
+// largest catalogue scenario. A larger input is a mistake (a log, a binary, a
+// device), and reading it whole could exhaust the memory.
+const MaxSourceBytes = 8_000_000
+
+// ReadSource reads a scenario file. It refuses a directory, a file larger than
+// MaxSourceBytes, and a device or pipe that does not end within as many bytes
+// (/dev/zero), each with an error that says which; a pipe that does end (a
+// shell's <(...)) is read like a file.
+func ReadSource(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", errors.Wrapf(err, "reading scenario %s", path)
+	}
+	limit := sim.FormatBytes(MaxSourceBytes)
+	switch {
+	case st.IsDir():
+		return "", dirError(path)
+	case st.Mode().IsRegular() && st.Size() > MaxSourceBytes:
+		return "", errors.Errorf("%s is %s: a scenario file may have at most %s\n  hint: is it really a scenario? A scenario is a short text file", path, sim.FormatBytes(st.Size()), limit)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", errors.Wrapf(err, "reading scenario %s", path)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	if err != nil {
+		return "", errors.Wrapf(err, "reading scenario %s", path)
+	}
+	if len(b) > MaxSourceBytes {
+		return "", errors.Errorf("%s does not end within %s: it is not a regular file, and a scenario may have at most %s\n  hint: give the path of a %s file", path, limit, limit, Ext)
+	}
+	return string(b), nil
+}
+
+func dirError(path string) error {
+	return errors.Errorf("%s is a directory, not a scenario file\n  hint: give the path of a %s file, or a catalogue id (locksim list)", path, Ext)
+}
+
 // Load reads a scenario named by a catalogue id or a file path. A path that exists
-// wins over an id; anything else gets an error with a hint.
+// wins over an id (a directory only where no id matches); anything else gets an
+// error with a hint.
 func Load(arg string) (*Scenario, error) {
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
-		src, err := os.ReadFile(arg)
+	st, err := os.Stat(arg)
+	if err == nil && !st.IsDir() {
+		src, err := ReadSource(arg)
 		if err != nil {
-			return nil, errors.Wrapf(err, "reading scenario %s", arg)
+			return nil, err
 		}
-		return Parse(arg, string(src))
+		return Parse(arg, src)
 	}
 	cat, err := Catalogue()
 	if err != nil {
@@ -76,9 +122,12 @@ func Load(arg string) (*Scenario, error) {
 		}
 		ids[i] = s.ID
 	}
+	if st != nil {
+		return nil, dirError(arg)
+	}
 	hint := "run `locksim list` for the catalogue, or give the path of a " + Ext + " file"
 	if s := closest(arg, ids); s != "" {
 		hint = "did you mean " + s + "? " + hint
 	}
-	return nil, errors.Errorf("no scenario %q: it is neither a catalogue id nor a file\n  hint: %s", arg, hint)
+	return nil, errors.Errorf("no scenario %s: it is neither a catalogue id nor a file\n  hint: %s", quote(arg), hint)
 }
