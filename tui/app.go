@@ -18,8 +18,12 @@ type Options struct {
 	Walk      bool                  // play stops at each narrated step
 	Dark      bool
 	Plain     bool // NO_COLOR
-	Width     int  // initial size, before the first WindowSizeMsg (tests)
-	Height    int
+	// AskBackground asks the terminal for its background colour, and the styles
+	// follow the answer (Dark until it comes). The answer arrives like a key: a
+	// terminal that never answers delays nothing, and loses no key typed meanwhile.
+	AskBackground bool
+	Width         int // initial size, before the first WindowSizeMsg (tests)
+	Height        int
 }
 
 // App is the root model: the only one that talks to the program.
@@ -43,14 +47,22 @@ func NewApp(opt Options) *App {
 	return a
 }
 
-// Init starts nothing: the run is already finished.
-func (a *App) Init() tea.Cmd { return nil }
+// Init starts nothing but the background query: the run is already finished.
+func (a *App) Init() tea.Cmd {
+	if a.opt.AskBackground && !a.opt.Plain {
+		return tea.RequestBackgroundColor
+	}
+	return nil
+}
 
 // Update routes a message to the screen in front.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.com.Width, a.com.Height = msg.Width, msg.Height
+		return a, nil
+	case tea.BackgroundColorMsg:
+		a.com.Styles = NewStyles(msg.IsDark(), a.opt.Plain)
 		return a, nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, a.com.Keys.Quit) && !(a.cat != nil && a.view == nil && a.cat.filtering && msg.String() != "ctrl+c") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/locksim/locksim/scenarios"
@@ -36,6 +37,18 @@ func (s *seedFlag) ptr() *uint64 {
 	return &s.v
 }
 
+// useBudget tells Go's garbage collector the memory budget of the scenarios about
+// to run (their limit memory=), so that it collects harder before the process
+// grows past it instead of letting the heap double. The run itself stops at
+// the budget (sim/memory.go); this keeps what the machine sees close to it.
+func useBudget(ss ...*scenarios.Scenario) {
+	var most int64
+	for _, s := range ss {
+		most = max(most, s.Limits.MaxMemory)
+	}
+	debug.SetMemoryLimit(most)
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
@@ -59,7 +72,8 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 	if err != nil {
 		return usageError{err}
 	}
-	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	useBudget(s)
+	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
 	if *format == "json" {
 		err = res.WriteJSON(stdout)
 	} else {

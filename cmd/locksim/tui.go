@@ -1,10 +1,11 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 
-	"charm.land/lipgloss/v2"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/tui"
@@ -14,20 +15,36 @@ import (
 // it; CI and pipes have none.
 var terminal = func() bool { return tui.IsTerminal(os.Stdin) && tui.IsTerminal(os.Stdout) }
 
+// uiOptions are the UI's options on this terminal. The background colour is asked
+// of the terminal by the UI itself, never before it starts: a terminal that does
+// not answer queries would hold the start for seconds and swallow the keys typed.
 func uiOptions() tui.Options {
 	plain := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
-	return tui.Options{Plain: plain, Dark: plain || lipgloss.HasDarkBackground(os.Stdin, os.Stdout)}
+	return tui.Options{Plain: plain, Dark: true, AskBackground: !plain}
 }
 
 // browse opens the catalogue browser.
-func browse(stdout io.Writer) error {
+func browse() error {
 	cat, err := scenarios.Catalogue()
 	if err != nil {
 		return err
 	}
 	opt := uiOptions()
 	opt.Catalogue = cat
-	return tui.Run(opt, os.Stdin, stdout)
+	return runUI(opt)
+}
+
+// runUI runs the UI on the terminal (locksim's own stdin and stdout, which
+// terminal() checked). A panic inside it is a bug, like one anywhere else.
+func runUI(opt tui.Options) error {
+	err := tui.Run(opt, os.Stdin, os.Stdout)
+	if errors.Is(err, tea.ErrProgramPanic) {
+		return internalError{value: "the terminal UI panicked", args: os.Args[1:]}
+	}
+	if err != nil {
+		return outputError{err}
+	}
+	return nil
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error {
@@ -52,8 +69,9 @@ one, use locksim run, which prints the same timeline as plain text.`)
 	if err != nil {
 		return usageError{err}
 	}
+	useBudget(s)
 	opt := uiOptions()
 	opt.Result = scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
 	opt.Walk = *walk
-	return tui.Run(opt, os.Stdin, stdout)
+	return runUI(opt)
 }
