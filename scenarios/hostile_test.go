@@ -118,6 +118,7 @@ func TestErrorsQuoteLittleOfALongInput(t *testing.T) {
 		base + "at 1s crash " + word + "\n",
 		base + "network delay=" + word + "\n",
 		base + "network " + word + "=1\n",
+		base + "when c1 acquired " + word + "=1 then crash r1\n",
 		base + "node r2 redis persistence=" + word + "\n",
 		base + "client c2 redlock nodes=r1," + word + "\n",
 		base + "expect metric acquisitions " + word + "\n",

@@ -242,19 +242,16 @@ func (p *parser) proc(ln int, t token) (sim.ProcID, error) {
 		return id, nil
 	}
 	names := p.s.ProcNames()
-	return p.procAmong(ln, t, names, "declared processes: "+listed(names))
+	return 0, p.unknownProc(ln, t, names, "declared processes: "+listed(names))
 }
 
-// procAmong reads a process name; an unknown one is an error whose hint suggests
-// the closest of cands (the processes that would fit).
-func (p *parser) procAmong(ln int, t token, cands []string, hint string) (sim.ProcID, error) {
-	if id, ok := p.ids[t.text]; ok {
-		return id, nil
-	}
+// unknownProc is the error for a name no process has; its hint suggests the
+// closest of cands (the processes that would fit).
+func (p *parser) unknownProc(ln int, t token, cands []string, hint string) error {
 	if s := closest(t.text, cands); s != "" && t.text != "" {
 		hint = "did you mean " + s + "? " + hint
 	}
-	return 0, p.err(ln, t.col, "unknown process "+quote(t.text), hint)
+	return p.err(ln, t.col, "unknown process "+quote(t.text), hint)
 }
 
 // namesOf lists the declared processes of a kind, in declaration order.
@@ -333,7 +330,7 @@ func (p *parser) cmdLimit(ln line, a *args, pos []token) error {
 	l.MaxTime = a.dur("time", l.MaxTime)
 	l.MaxQueue = int(a.int("queue", int64(l.MaxQueue), 1, 100_000_000))
 	l.MaxMemory = a.size("memory", l.MaxMemory, minMemory, maxMemory)
-	if t, ok := a.kv["time"]; ok && (l.MaxTime <= 0 || l.MaxTime > sim.MaxRunTime) && a.first == nil {
+	if t, ok := a.kv["time"]; ok && (l.MaxTime <= 0 || l.MaxTime > sim.MaxRunTime) {
 		a.fail(t.col, "time="+short(t.text)+" is out of range", "a run lasts more than 0 and at most "+hours(sim.MaxRunTime))
 	}
 	p.limitLine = ln
@@ -568,7 +565,7 @@ func (p *parser) refName(ln int, t token, n, key, wantKind string) (sim.ProcID, 
 	case n == "":
 		return id, p.err(ln, t.col, key+"="+short(t.text)+" leaves out a name", hint)
 	}
-	return p.procAmong(ln, token{n, t.col}, fits, hint)
+	return id, p.unknownProc(ln, token{n, t.col}, fits, hint)
 }
 
 // declOf is the declaring command of a kind (node, client or resource).
@@ -683,7 +680,7 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 			if s := closest(k, []string{"after"}); s != "" {
 				hint = "did you mean after=? " + hint
 			}
-			return p.err(ln.num, t.col, "unknown argument "+k+" for when", hint)
+			return p.err(ln.num, t.col, "unknown argument "+short(k)+" for when", hint)
 		}
 		if m.Lock != "" {
 			return p.err(ln.num, t.col, "unexpected "+quote(t.text), "write "+usage)
@@ -714,9 +711,9 @@ func (p *parser) cmdRun(ln line, a *args, pos []token) error {
 	p.s.Until = a.dur("until", 0)
 	if t, ok := a.kv["until"]; ok {
 		p.untilCol = t.col
-	}
-	if t, ok := a.kv["until"]; ok && p.s.Until == 0 && a.first == nil {
-		a.fail(t.col, "until=0 ends the run before it starts", "write a time after 0, or run alone to run until nothing is left to happen")
+		if p.s.Until == 0 && a.first == nil {
+			a.fail(t.col, "until=0 ends the run before it starts", "write a time after 0, or run alone to run until nothing is left to happen")
+		}
 	}
 	return nil
 }

@@ -94,6 +94,18 @@ func (t *Trace) State(e *Event) string {
 	return t.strs[e.state]
 }
 
+// The trace's tables grow only through these, which keep its memory estimate.
+
+func (t *Trace) addEvent(ev Event) int {
+	t.bytes += eventBytes
+	return t.events.add(ev)
+}
+
+func (t *Trace) addObs(o Observation) {
+	t.bytes += obsSize(&o)
+	t.Obs = append(t.Obs, o)
+}
+
 func (t *Trace) addMsg(m *Message) int32 {
 	t.bytes += msgSize(m)
 	return int32(t.msgs.add(*m))

@@ -301,10 +301,7 @@ func (w *World) noted(e Event, s string) Event {
 	return e
 }
 
-func (w *World) record(ev Event) int {
-	w.trace.bytes += eventBytes
-	return w.trace.events.add(ev)
-}
+func (w *World) record(ev Event) int { return w.trace.addEvent(ev) }
 
 func (w *World) apply(p ProcID, idx int) {
 	s := &w.procs[p]
@@ -322,8 +319,7 @@ func (w *World) apply(p ProcID, idx int) {
 	for i := range out.obs {
 		o := out.obs[i]
 		o.At, o.Event, o.Proc = w.now, idx, p
-		w.trace.Obs = append(w.trace.Obs, o)
-		w.trace.bytes += obsSize(&o)
+		w.trace.addObs(o)
 		w.fireTriggers(&o)
 	}
 }

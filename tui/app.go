@@ -18,12 +18,13 @@ type Options struct {
 	Walk      bool                  // play stops at each narrated step
 	Dark      bool
 	Plain     bool // NO_COLOR
+	Width     int  // initial size, before the first WindowSizeMsg (tests)
+	Height    int
+
 	// AskBackground asks the terminal for its background colour, and the styles
 	// follow the answer (Dark until it comes). The answer arrives like a key: a
 	// terminal that never answers delays nothing, and loses no key typed meanwhile.
 	AskBackground bool
-	Width         int // initial size, before the first WindowSizeMsg (tests)
-	Height        int
 }
 
 // App is the root model: the only one that talks to the program.

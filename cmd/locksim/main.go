@@ -71,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return report(err, stderr)
 }
 
+// dispatch runs what args ask for: a subcommand, the help, or the browser.
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		if terminal() {
@@ -147,9 +148,11 @@ type internalError struct {
 func (e internalError) Error() string {
 	s := fmt.Sprintf("internal error: %v\n  this is a bug in locksim. Please report it with the scenario file and this command\n  (its seed is the scenario's own unless --seed is given): locksim %s",
 		e.value, strings.Join(e.args, " "))
-	if os.Getenv("LOCKSIM_DEBUG") != "" {
+	switch {
+	case len(e.stack) == 0:
+	case os.Getenv("LOCKSIM_DEBUG") != "":
 		s += "\n\n" + string(e.stack)
-	} else {
+	default:
 		s += "\n  (set LOCKSIM_DEBUG=1 to print where it failed)"
 	}
 	return s

@@ -35,16 +35,14 @@ func browse() error {
 }
 
 // runUI runs the UI on the terminal (locksim's own stdin and stdout, which
-// terminal() checked). A panic inside it is a bug, like one anywhere else.
+// terminal() checked). A panic inside it is a bug, like one anywhere else (Bubble
+// Tea has restored the terminal and printed where it failed).
 func runUI(opt tui.Options) error {
 	err := tui.Run(opt, os.Stdin, os.Stdout)
 	if errors.Is(err, tea.ErrProgramPanic) {
 		return internalError{value: "the terminal UI panicked", args: os.Args[1:]}
 	}
-	if err != nil {
-		return outputError{err}
-	}
-	return nil
+	return err
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error {
