@@ -171,8 +171,8 @@ func TestLoadRefusesWhatIsNotAScenarioFile(t *testing.T) {
 	}
 	for _, tc := range []struct{ arg, want string }{
 		{dir, "is a directory, not a scenario file"},
-		{write("big.scn", strings.Repeat("# x\n", MaxSourceBytes/4+1)), "a scenario file may have at most 8MB"},
-		{"/dev/zero", "does not end within 8MB: it is not a regular file"},
+		{write("big.scn", strings.Repeat("# x\n", MaxSourceBytes/4+1)), "a scenario file may have at most 4MB"},
+		{"/dev/zero", "does not end within 4MB: it is not a regular file"},
 		{strings.Repeat("z", 500), "no scenario \"zzzzzzzz"},
 	} {
 		if tc.arg == "/dev/zero" {

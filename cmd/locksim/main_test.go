@@ -236,7 +236,7 @@ func TestBuiltBinaryExitCodes(t *testing.T) {
 		{[]string{"verify"}, true, 3, "cannot write the output"},
 		{[]string{"explore", "redis", "--runs", "1", "--out", t.TempDir()}, true, 3, "cannot write the output"},
 		{[]string{"run", t.TempDir()}, false, 2, "is a directory"},
-		{[]string{"run", "/dev/zero"}, false, 2, "does not end within 8MB"},
+		{[]string{"run", "/dev/zero"}, false, 2, "does not end within 4MB"},
 	} {
 		if tc.toDevFull && full == nil {
 			continue // no /dev/full here
