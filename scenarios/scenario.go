@@ -45,6 +45,7 @@ type procDecl struct {
 // step is one scheduled action: at a time, or when an observation matches.
 type step struct {
 	at      time.Duration
+	col     int // the column of at's time, for errors
 	when    *sim.Match
 	after   time.Duration
 	action  sim.Action

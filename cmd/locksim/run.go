@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/locksim/locksim/scenarios"
@@ -36,6 +37,20 @@ func (s *seedFlag) ptr() *uint64 {
 	return &s.v
 }
 
+// useBudget tells Go's garbage collector the memory budget of the scenarios about
+// to run (their limit memory=), so that it collects harder before the process
+// grows past it instead of letting the heap double. The run itself stops at
+// the budget (sim/memory.go); this keeps what the machine sees close to it.
+func useBudget(ss ...*scenarios.Scenario) {
+	var most int64
+	for _, s := range ss {
+		if s != nil {
+			most = max(most, s.Limits.MaxMemory)
+		}
+	}
+	debug.SetMemoryLimit(most)
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full] [--vs ID|FILE|pair]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
@@ -63,9 +78,10 @@ fails.`)
 	if err != nil {
 		return err
 	}
-	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	useBudget(s, other)
+	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
 	if other != nil {
-		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true}), *format, *full, stdout)
+		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()}), *format, *full, stdout)
 	}
 	if *format == "json" {
 		err = res.WriteJSON(stdout)
