@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -158,9 +159,10 @@ func newFlagSet(name, synopsis, about string) *flag.FlagSet {
 	return fs
 }
 
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return usagef("--format %q: expected text or json", f)
+// checkFormat accepts one of a command's output formats.
+func checkFormat(f string, formats ...string) error {
+	if !slices.Contains(formats, f) {
+		return usagef("--format %q: expected %s", f, strings.Join(formats, ", "))
 	}
 	return nil
 }

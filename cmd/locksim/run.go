@@ -1,10 +1,16 @@
 package main
 
 import (
+	"flag"
 	"io"
+	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/tui"
+	"github.com/locksim/locksim/tui/export"
 )
 
 // seedFlag is an optional --seed: unset means the scenario's own.
@@ -37,14 +43,21 @@ func (s *seedFlag) ptr() *uint64 {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
-metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.`)
+metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
+
+The other formats export the run (docs/exports.md): json for scripts (with
+--events, every event), mermaid a sequence diagram for Markdown, svg the timeline
+as an image for slides, html one offline file that steps through the run.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
-	format := fs.String("format", "text", "output format: text or json")
-	full := fs.Bool("full", false, "text: show every event and timeline row of a long run")
+	format := fs.String("format", "text", "output format: text, json, mermaid, svg or html")
+	full := fs.Bool("full", false, "text, mermaid, svg: keep every event and row of a long run")
+	width := fs.Int("width", -1, "text: fit the timeline into N columns (default: the terminal's width; unlimited when piped)")
+	events := fs.Bool("events", false, "json: add event_list, every event of the trace")
+	by := fs.String("by", "time", "svg, html: space the rows by true time, or evenly by row")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -52,7 +65,7 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 	if len(pos) != 1 {
 		return usagef("run needs one scenario: locksim run ID|FILE (see locksim list)")
 	}
-	if err := checkFormat(*format); err != nil {
+	if err := checkRunFlags(fs, *format, *by, *width); err != nil {
 		return err
 	}
 	s, err := scenarios.Load(pos[0])
@@ -60,10 +73,21 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 		return usageError{err}
 	}
 	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
-	if *format == "json" {
-		err = res.WriteJSON(stdout)
-	} else {
-		err = res.WriteText(stdout, scenarios.TextOptions{Full: *full})
+	opt := export.Options{Full: *full, ByRow: *by == "row"}
+	switch *format {
+	case "json":
+		err = res.WriteJSON(stdout, scenarios.JSONOptions{Events: *events})
+	case "mermaid":
+		err = export.WriteMermaid(stdout, res, opt)
+	case "svg":
+		err = export.WriteSVG(stdout, res, opt)
+	case "html":
+		err = export.WriteHTML(stdout, res, opt)
+	default:
+		if f, ok := stdout.(*os.File); ok && *width < 0 {
+			*width = tui.TerminalWidth(f)
+		}
+		err = res.WriteText(stdout, scenarios.TextOptions{Full: *full, Width: *width})
 	}
 	if err != nil {
 		return err
@@ -72,4 +96,25 @@ metrics and expectations. Exit 0 when every expectation holds, 1 when one fails.
 		return failError{errorf("%s: an expectation failed; reproduce with: %s", s.ID, res.ReproduceCommand())}
 	}
 	return nil
+}
+
+// checkRunFlags refuses a flag given for a format it does not shape.
+func checkRunFlags(fs *flag.FlagSet, format, by string, width int) error {
+	if err := checkFormat(format, "text", "json", "mermaid", "svg", "html"); err != nil {
+		return err
+	}
+	if by != "time" && by != "row" {
+		return usagef("--by %q: expected time or row", by)
+	}
+	if width < -1 {
+		return usagef("--width %d: expected a number of columns (0: unlimited)", width)
+	}
+	formats := map[string][]string{"events": {"json"}, "width": {"text"}, "by": {"svg", "html"}, "full": {"text", "mermaid", "svg"}}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if want, ok := formats[f.Name]; ok && err == nil && !slices.Contains(want, format) {
+			err = usagef("--%s shapes --format %s only, not %s", f.Name, strings.Join(want, " or "), format)
+		}
+	})
+	return err
 }

@@ -1,0 +1,128 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/tui/layout"
+)
+
+// WriteMermaid writes the run as a Mermaid sequence diagram: the processes as
+// participants in the timeline's order, each message as an arrow when it is
+// delivered (a lost one ends in a cross), faults and the other marks as notes
+// over their process, a client's belief that it holds the lock as an activation,
+// violations as notes over the processes they name, and the verdict last. A long
+// run is cut where `locksim run` cuts it (Options.Full keeps every row), and a
+// note says so.
+func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
+	tl := layout.New(res.Trace, &res.Report)
+	t := res.Trace
+	cols := tl.Columns()
+	id := func(c int) string { return fmt.Sprintf("p%d", c) }
+	span := func(cs []int) string {
+		if len(cs) == 0 {
+			return id(0) + "," + id(len(cols)-1)
+		}
+		if cs[0] == cs[len(cs)-1] {
+			return id(cs[0])
+		}
+		return id(cs[0]) + "," + id(cs[len(cs)-1])
+	}
+	bw := bufio.NewWriter(w)
+	p := func(format string, a ...any) { fmt.Fprintf(bw, format+"\n", a...) }
+	p("sequenceDiagram")
+	p("    %%%% %s", mermaidText("locksim "+strings.TrimPrefix(res.ReproduceCommand(), "locksim ")+" --format mermaid"))
+	p("    title %s", mermaidText(fmt.Sprintf("%s · seed %d · %s", res.Scenario.ID, res.Seed, res.Report.Verdict)))
+	for c, col := range cols {
+		p("    participant %s as %s", id(c), col.Name)
+	}
+	active := make([]bool, len(cols))
+	for _, it := range shownRows(tl, opt.Full) {
+		if it.row < 0 {
+			p("    Note over %s: %s", span(nil), mermaidText(fmt.Sprintf("⋯ %d rows left out (--full keeps them) ⋯", it.skipped)))
+			continue
+		}
+		row := tl.Row(it.row)
+		for c, cell := range row.Cells {
+			if on := cell.Spans&layout.SpanBelief != 0; on != active[c] {
+				active[c] = on
+				if on {
+					p("    activate %s", id(c))
+				} else {
+					p("    deactivate %s", id(c))
+				}
+			}
+		}
+		if row.Kind == layout.RowViolation {
+			p("    Note over %s: %s", span(marked(row.Cells, layout.CellViolation)),
+				mermaidText("◆ "+strings.TrimPrefix(row.Text, "VIOLATION ")))
+			continue
+		}
+		e := t.Event(row.Event)
+		switch e.Kind {
+		case sim.EvSend, sim.EvStart, sim.EvTimer:
+			// A message is drawn when it arrives; a timer by what it causes.
+		case sim.EvDeliver:
+			p("    %s->>%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()))
+		case sim.EvDrop:
+			p("    %s-x%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()+" (lost: "+t.Note(e)+")"))
+		case sim.EvCommand:
+			p("    Note over %s: %s", id(int(e.Proc)), mermaidText("● "+t.Msg(e).String()))
+		case sim.EvPartition, sim.EvHeal, sim.EvLink:
+			p("    Note over %s: %s", span(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
+			continue
+		case sim.EvEnd:
+			continue
+		default:
+			if e.Kind.IsFault() {
+				p("    Note over %s: %s", id(int(e.Proc)), mermaidText(faultGlyph(row.Cells, int(e.Proc))+t.EventText(row.Event)))
+			}
+		}
+		for c, cell := range row.Cells {
+			switch cell.Kind {
+			case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellNote:
+				p("    Note over %s: %s", id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
+			}
+		}
+	}
+	for c, on := range active {
+		if on {
+			p("    deactivate %s", id(c))
+		}
+	}
+	verdict := "Verdict: " + string(res.Report.Verdict)
+	if v := violated(res); len(v) > 0 {
+		verdict += " (violated: " + strings.Join(v, ", ") + ")"
+	}
+	p("    Note over %s: %s", span(nil), mermaidText(verdict))
+	return bw.Flush()
+}
+
+// faultGlyph is the mark of the fault in column c, with a blank after it.
+func faultGlyph(cells []layout.Cell, c int) string {
+	if c >= 0 && c < len(cells) && glyph(cells[c].Kind) != "" {
+		return glyph(cells[c].Kind) + " "
+	}
+	return ""
+}
+
+// marked lists the columns whose cell is of kind k.
+func marked(cells []layout.Cell, k layout.CellKind) []int {
+	var out []int
+	for c, cell := range cells {
+		if cell.Kind == k {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// mermaidEscaper keeps a text on its line and out of Mermaid's syntax: # starts
+// an entity, ; ends a statement, < and > would be read as HTML.
+var mermaidEscaper = strings.NewReplacer("#", "#35;", ";", "#59;", "<", "#lt;", ">", "#gt;", "\n", " ")
+
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
