@@ -26,17 +26,17 @@ var (
 // drawing in chunks of rows, the events for the detail panel, the narration and
 // the violations.
 type viewerData struct {
-	Top      []float64             `json:"top"`      // each row's top
-	Height   []float64             `json:"height"`   // and height
-	Event    []int                 `json:"event"`    // the trace event of each row, or -1 for a violation
-	Line     []int                 `json:"line"`     // the scenario line behind each row, or 0
-	Fault    []int                 `json:"fault"`    // rows that are faults
-	Chunks   []string              `json:"chunks"`   // the drawing of rows [k*chunkRows, (k+1)*chunkRows)
-	ChunkTop []float64             `json:"chunkTop"` // each chunk's top, and the end
-	Events   []scenarios.JSONEvent `json:"events"`   // the trace's events, as --events writes them
-	Narr     []narration           `json:"narr"`     // where each narrated step starts
-	Viol     []violationRow        `json:"viol"`     // the violation rows, in order
-	Names    []string              `json:"names"`    // the invariants, in report order
+	Top      []float64      `json:"top"`      // each row's top
+	Height   []float64      `json:"height"`   // and height
+	Event    []int          `json:"event"`    // the trace event of each row, or -1 for a violation
+	Line     []int          `json:"line"`     // the scenario line behind each row, or 0
+	Fault    []int          `json:"fault"`    // rows that are faults
+	Chunks   []string       `json:"chunks"`   // the drawing of rows [k*chunkRows, (k+1)*chunkRows)
+	ChunkTop []float64      `json:"chunkTop"` // each chunk's top, and the end
+	Events   [][]any        `json:"events"`   // per event: true time, its clock (wall, mono; null for none), its text, then what its step reported
+	Narr     []narration    `json:"narr"`     // where each narrated step starts
+	Viol     []violationRow `json:"viol"`     // the violation rows, in order
+	Names    []string       `json:"names"`    // the invariants, in report order
 }
 
 type narration struct {
@@ -61,7 +61,20 @@ func WriteHTML(w io.Writer, res *scenarios.Result, opt Options) error {
 	opt.Full = true
 	d := newDrawing(res, opt)
 	tl, t := d.tl, res.Trace
-	data := viewerData{Events: scenarios.EventList(t, &res.Report), Narr: []narration{}, Viol: []violationRow{}, Fault: tl.FaultRows()}
+	data := viewerData{Narr: []narration{}, Viol: []violationRow{}, Fault: tl.FaultRows()}
+	// The detail panel reads the events as --events writes them, in short: the
+	// message and the violations are in the text and the rows already.
+	scenarios.EachEvent(t, &res.Report, func(je *scenarios.JSONEvent) error {
+		e := []any{je.AtMs, nil, nil, je.Text}
+		if je.Clock != nil {
+			e[1], e[2] = je.Clock.WallMs, je.Clock.MonoMs
+		}
+		for _, o := range je.Observations {
+			e = append(e, o.Text)
+		}
+		data.Events = append(data.Events, e)
+		return nil
+	})
 	lastNarr := -1
 	for i, it := range d.items {
 		data.Top = append(data.Top, round1(it.top))
@@ -213,7 +226,7 @@ func (d *drawing) legendHTML() string {
 func sourceHTML(src string) string {
 	var b strings.Builder
 	for i, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
-		fmt.Fprintf(&b, `<span id="L%d"><i>%3d</i> %s</span>`+"\n", i+1, i+1, html.EscapeString(l))
+		fmt.Fprintf(&b, `<span id="L%d"><i>%3d</i> %s</span>`, i+1, i+1, html.EscapeString(l))
 	}
 	return b.String()
 }

@@ -43,22 +43,11 @@
     return (ns / 1e9).toFixed(ns % 1e6 === 0 ? 3 : ns % 1e3 === 0 ? 6 : 9) + "s";
   }
 
+  // An event's detail: [true time, wall, mono, text, observations...].
   function eventDetail(e) {
-    const out = [];
-    let head = "t=" + fmtMs(e.at_ms);
-    if (e.process) head += "  " + e.process;
-    if (e.clock) head += "  (its clock: wall " + fmtMs(e.clock.wall_ms) + ", mono " + fmtMs(e.clock.mono_ms) + ")";
-    out.push(head, e.text);
-    if (e.message) {
-      const m = e.message;
-      let s = "message: " + (m.from || "the scenario") + " → " + m.to + "  " + m.text;
-      if (m.delay_ms !== undefined) s += "  (on the wire " + fmtMs(m.delay_ms) + ")";
-      if (m.dropped) s += "  LOST: " + m.why;
-      out.push(s);
-    }
-    for (const o of e.observations) out.push("  = " + o.text);
-    for (const v of e.violations) out.push("◆ " + v.invariant + ": " + v.detail);
-    return out.join("\n");
+    let head = "t=" + fmtMs(e[0]);
+    if (e[1] !== null) head += "  (its own clock: wall " + fmtMs(e[1]) + ", mono " + fmtMs(e[2]) + ")";
+    return [head, e[3]].concat(e.slice(4).map((o) => "  = " + o)).join("\n");
   }
 
   // Move the cursor to row r and show what is there.
@@ -90,7 +79,7 @@
     const so = new Set();
     for (let i = 0; i <= vi; i++) so.add(D.viol[i].invariant);
     $("so-far").textContent = so.size ? "so far: " + D.names.filter((n) => so.has(n)).join(", ") : "";
-    $("where").textContent = "row " + (cur + 1) + " of " + rows + " · t=" + fmtMs(ev >= 0 ? D.events[ev].at_ms : D.viol[vi].at_ms);
+    $("where").textContent = "row " + (cur + 1) + " of " + rows + " · t=" + fmtMs(ev >= 0 ? D.events[ev][0] : D.viol[vi].at_ms);
     for (const a of document.querySelectorAll("a.jump")) a.classList.toggle("here", +a.dataset.row === cur);
     for (const s of document.querySelectorAll(".source span.here")) s.classList.remove("here");
     if (D.line[cur] > 0) {
