@@ -170,7 +170,7 @@ func TestBrowserHTML(t *testing.T) {
 	badge := p.rect(".verdict")
 	near(t, img, "the UNSAFE badge", badge.X+3, badge.Y+badge.H/2, rgb("#c00000"), 24)
 	cur := p.rect("#cursor")
-	near(t, img, "the cursor", cur.X+4, cur.Y+cur.H/2, over(rgb("#ffd84d"), 0.45), 24)
+	near(t, img, "the cursor", cur.X+4, cur.Y+cur.H/2, over(rgb("#ffd84d"), 0.4), 24)
 	near(t, img, "the page", 1598, 4, color.RGBA{255, 255, 255, 255}, 8)
 
 	p.key("G", "KeyG", 71)

@@ -145,7 +145,7 @@ func WriteHTML(w io.Writer, res *scenarios.Result, opt Options) error {
 	var life strings.Builder
 	d.writeLifelines(&life)
 	p(fmt.Sprintf("<div id=\"scroll\" tabindex=\"0\"><svg id=\"body\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" font-family=\"monospace\">", num(d.width), num(d.height)),
-		defs(), life.String(), `<rect id="cursor" x="0" y="0" width="`, num(d.width), `" height="0"/><g id="chunks"></g></svg></div>`, "\n</section>\n")
+		defs(), life.String(), `<g id="chunks"></g><rect id="cursor" x="0" y="0" width="`, num(d.width), `" height="0"/></svg></div>`, "\n</section>\n")
 	p("<aside>\n<section><h2>Narration</h2><div id=\"narration\" class=\"narration\"></div></section>\n",
 		"<section><h2>Selected row</h2><pre id=\"detail\" class=\"detail\"></pre></section>\n",
 		"<section><h2>Invariants</h2>", d.invariantsHTML(), "</section>\n",

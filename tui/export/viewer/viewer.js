@@ -32,7 +32,7 @@
       if (shown.has(k)) continue;
       const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
       g.innerHTML = D.chunks[k];
-      chunksG.appendChild(g);
+      chunksG.appendChild(g); // under the cursor, which follows the chunks
       shown.set(k, g);
     }
   }
