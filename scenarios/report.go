@@ -221,11 +221,15 @@ func (r *Result) WriteJSON(w io.Writer, opt JSONOptions) error {
 	}
 	bw.Write(bytes.TrimSuffix(head, []byte("\n}")))
 	bw.WriteString(",\n  \"event_list\": [")
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false) // "c1->r1", not "c1-\u003er1"
 	sep := "\n    "
 	err = EachEvent(r.Trace, &r.Report, func(je *JSONEvent) error {
-		b, err := json.Marshal(je)
+		line.Reset()
+		err := enc.Encode(je)
 		bw.WriteString(sep)
-		bw.Write(b)
+		bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
 		sep = ",\n    "
 		return err
 	})

@@ -234,51 +234,73 @@ func (d *drawing) x(c int) float64 { return gutter + float64(c)*colW + colW/2 - 
 // chunks groups the items in chunks of chunkRows.
 func (d *drawing) chunks() int { return (len(d.items) + chunkRows - 1) / chunkRows }
 
-// writeChunk writes chunk k's marks: violation bands, then bars, arrows, and
-// the rows' marks and labels, so that marks sit on top. With only set, an arrow
-// or bar is written in the chunk where it starts (a standalone SVG writes every
-// chunk); without, in every chunk it crosses (the viewer shows a few chunks).
-func (d *drawing) writeChunk(b *strings.Builder, k int, only bool) {
-	lo, hi := k*chunkRows, min((k+1)*chunkRows, len(d.items))-1
-	crosses := func(from, to int) bool {
+// chunkIndex lists, per chunk, the arrows and bars written in it: with only, in
+// the chunk where each starts (a standalone SVG writes every chunk once);
+// without, in every chunk it crosses (the viewer shows a few chunks at a time).
+type chunkIndex struct {
+	arrows [][]int    // indexes into drawing.arrows
+	bars   [][][2]int // column, index into drawing.bars[column]
+}
+
+func (d *drawing) index(only bool) chunkIndex {
+	n := d.chunks()
+	ci := chunkIndex{make([][]int, n), make([][][2]int, n)}
+	chunks := func(from, to int) (int, int) {
 		if only {
-			return from >= lo && from <= hi
+			return from / chunkRows, from / chunkRows
 		}
-		return from <= hi && to >= lo
+		return from / chunkRows, to / chunkRows
 	}
+	for i, a := range d.arrows {
+		from := a.from
+		if from < 0 {
+			from = a.cut
+		}
+		lo, hi := chunks(from, a.to)
+		for k := lo; k <= hi; k++ {
+			ci.arrows[k] = append(ci.arrows[k], i)
+		}
+	}
+	for c, bars := range d.bars {
+		for j, br := range bars {
+			lo, hi := chunks(br.from, br.to)
+			for k := lo; k <= hi; k++ {
+				ci.bars[k] = append(ci.bars[k], [2]int{c, j})
+			}
+		}
+	}
+	return ci
+}
+
+// writeChunk writes chunk k's marks: violation bands, then bars, arrows, and
+// the rows' marks and labels, so that marks sit on top. A bar crossing chunks
+// is written in the viewer's chunks as the piece in each, so that chunks shown
+// side by side join up.
+func (d *drawing) writeChunk(b *strings.Builder, k int, ci chunkIndex, only bool) {
+	lo, hi := k*chunkRows, min((k+1)*chunkRows, len(d.items))-1
 	for i := lo; i <= hi; i++ {
 		if it := &d.items[i]; it.row >= 0 && it.lines != nil {
 			fmt.Fprintf(b, `<rect class="band" x="%d" y="%s" width="%s" height="%s"/>`, gutter-4, num(it.top+2), num(d.width-gutter-margin+8),
 				num(it.h-4))
 		}
 	}
-	for c, bars := range d.bars {
-		for _, br := range bars {
-			if !crosses(br.from, br.to) {
-				continue
-			}
-			top, bottom := d.items[br.from].top, d.items[br.to].top+d.items[br.to].h
-			if !only { // the piece in this chunk: chunks shown side by side join up
-				top, bottom = max(top, d.items[lo].top), min(bottom, d.items[hi].top+d.items[hi].h)
-			}
-			w, class := 10.0, fmt.Sprintf("bar c%d", c%len(barColours))
-			switch br.span {
-			case layout.SpanPaused:
-				w, class = 8, "paused"
-			case layout.SpanDown:
-				w, class = 8, "down"
-			}
-			fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(d.x(c)-w/2), num(top), num(w), num(bottom-top))
+	for _, cb := range ci.bars[k] {
+		c, br := cb[0], d.bars[cb[0]][cb[1]]
+		top, bottom := d.items[br.from].top, d.items[br.to].top+d.items[br.to].h
+		if !only {
+			top, bottom = max(top, d.items[lo].top), min(bottom, d.items[hi].top+d.items[hi].h)
 		}
+		w, class := 10.0, fmt.Sprintf("bar c%d", c%len(barColours))
+		switch br.span {
+		case layout.SpanPaused:
+			w, class = 8, "paused"
+		case layout.SpanDown:
+			w, class = 8, "down"
+		}
+		fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(d.x(c)-w/2), num(top), num(w), num(bottom-top))
 	}
-	for _, a := range d.arrows {
-		from := a.from
-		if from < 0 {
-			from = a.cut
-		}
-		if crosses(from, a.to) {
-			d.writeArrow(b, a)
-		}
+	for _, a := range ci.arrows[k] {
+		d.writeArrow(b, d.arrows[a])
 	}
 	for i := lo; i <= hi; i++ {
 		d.writeItem(b, i)

@@ -98,9 +98,10 @@ func WriteHTML(w io.Writer, res *scenarios.Result, opt Options) error {
 		}
 	}
 	var chunk strings.Builder
+	ci := d.index(false)
 	for k := range d.chunks() {
 		chunk.Reset()
-		d.writeChunk(&chunk, k, false)
+		d.writeChunk(&chunk, k, ci, false)
 		data.Chunks = append(data.Chunks, chunk.String())
 		data.ChunkTop = append(data.ChunkTop, round1(d.items[k*chunkRows].top))
 	}

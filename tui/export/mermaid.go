@@ -71,7 +71,11 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 		case sim.EvDrop:
 			p("    %s-x%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()+" (lost: "+t.Note(e)+")"))
 		case sim.EvCommand:
-			p("    Note over %s: %s", id(int(e.Proc)), mermaidText("● "+t.Msg(e).String()))
+			cmd := "● " + t.Msg(e).String()
+			if n := t.Note(e); n != "" {
+				cmd += ": " + n // "queued: c1 is paused"
+			}
+			p("    Note over %s: %s", id(int(e.Proc)), mermaidText(cmd))
 		case sim.EvPartition, sim.EvHeal, sim.EvLink:
 			p("    Note over %s: %s", span(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
 			continue

@@ -41,10 +41,11 @@ func WriteSVG(w io.Writer, res *scenarios.Result, opt Options) error {
 	fmt.Fprintf(&b, "\n"+`<g transform="translate(0 %s)">`+"\n", num(top))
 	d.writeLifelines(&b)
 	bw.WriteString(b.String())
+	ci := d.index(true)
 	for k := range d.chunks() {
 		b.Reset()
 		b.WriteString("\n<g>")
-		d.writeChunk(&b, k, true)
+		d.writeChunk(&b, k, ci, true)
 		b.WriteString("</g>")
 		bw.WriteString(b.String())
 	}
