@@ -64,7 +64,11 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	if err := r.Trace.WriteNarrated(w, head, tail); err != nil {
 		return err
 	}
-	p("\nTimeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):\n")
+	heading := "Timeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):"
+	if opt.Width > 0 {
+		heading = strings.Join(sim.Wrap(heading, opt.Width), "\n")
+	}
+	p("\n%s\n", heading)
 	if err := layout.New(r.Trace, &r.Report).WriteFitted(w, head, tail, opt.Width); err != nil {
 		return err
 	}

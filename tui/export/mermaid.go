@@ -22,16 +22,7 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 	tl := layout.New(res.Trace, &res.Report)
 	t := res.Trace
 	cols := tl.Columns()
-	id := func(c int) string { return fmt.Sprintf("p%d", c) }
-	span := func(cs []int) string {
-		if len(cs) == 0 {
-			return id(0) + "," + id(len(cols)-1)
-		}
-		if cs[0] == cs[len(cs)-1] {
-			return id(cs[0])
-		}
-		return id(cs[0]) + "," + id(cs[len(cs)-1])
-	}
+	span := func(cs []int) string { return over(cs, len(cols)) }
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format+"\n", a...) }
 	p("sequenceDiagram")
@@ -47,49 +38,19 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 			continue
 		}
 		row := tl.Row(it.row)
+		// A belief's activation ends before the row after its end, and starts
+		// after the row that starts it (the arrow that brought the OK).
 		for c, cell := range row.Cells {
-			if on := cell.Spans&layout.SpanBelief != 0; on != active[c] {
-				active[c] = on
-				if on {
-					p("    activate %s", id(c))
-				} else {
-					p("    deactivate %s", id(c))
-				}
+			if active[c] && cell.Spans&layout.SpanBelief == 0 {
+				active[c] = false
+				p("    deactivate %s", id(c))
 			}
 		}
-		if row.Kind == layout.RowViolation {
-			p("    Note over %s: %s", span(marked(row.Cells, layout.CellViolation)),
-				mermaidText("◆ "+strings.TrimPrefix(row.Text, "VIOLATION ")))
-			continue
-		}
-		e := t.Event(row.Event)
-		switch e.Kind {
-		case sim.EvSend, sim.EvStart, sim.EvTimer:
-			// A message is drawn when it arrives; a timer by what it causes.
-		case sim.EvDeliver:
-			p("    %s->>%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()))
-		case sim.EvDrop:
-			p("    %s-x%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()+" (lost: "+t.Note(e)+")"))
-		case sim.EvCommand:
-			cmd := "● " + t.Msg(e).String()
-			if n := t.Note(e); n != "" {
-				cmd += ": " + n // "queued: c1 is paused"
-			}
-			p("    Note over %s: %s", id(int(e.Proc)), mermaidText(cmd))
-		case sim.EvPartition, sim.EvHeal, sim.EvLink:
-			p("    Note over %s: %s", span(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
-			continue
-		case sim.EvEnd:
-			continue
-		default:
-			if e.Kind.IsFault() {
-				p("    Note over %s: %s", id(int(e.Proc)), mermaidText(faultGlyph(row.Cells, int(e.Proc))+t.EventText(row.Event)))
-			}
-		}
+		writeMermaidRow(p, t, row, span)
 		for c, cell := range row.Cells {
-			switch cell.Kind {
-			case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellNote:
-				p("    Note over %s: %s", id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
+			if !active[c] && cell.Spans&layout.SpanBelief != 0 {
+				active[c] = true
+				p("    activate %s", id(c))
 			}
 		}
 	}
@@ -104,6 +65,62 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 	}
 	p("    Note over %s: %s", span(nil), mermaidText(verdict))
 	return bw.Flush()
+}
+
+// writeMermaidRow writes one timeline row's statements: a violation's note, a
+// message's arrow, a fault's or a mark's note.
+func writeMermaidRow(p func(string, ...any), t *sim.Trace, row layout.Row, span func([]int) string) {
+	if row.Kind == layout.RowViolation {
+		p("    Note over %s: %s", span(marked(row.Cells, layout.CellViolation)),
+			mermaidText("◆ "+strings.TrimPrefix(row.Text, "VIOLATION ")))
+		return
+	}
+	e := t.Event(row.Event)
+	switch e.Kind {
+	case sim.EvSend, sim.EvStart, sim.EvTimer:
+		// A message is drawn when it arrives; a timer by what it causes.
+	case sim.EvDeliver:
+		p("    %s->>%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()))
+	case sim.EvDrop:
+		p("    %s-x%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()+" (lost: "+t.Note(e)+")"))
+	case sim.EvCommand:
+		cmd := "● " + t.Msg(e).String()
+		if n := t.Note(e); n != "" {
+			cmd += ": " + n // "queued: c1 is paused"
+		}
+		p("    Note over %s: %s", id(int(e.Proc)), mermaidText(cmd))
+	case sim.EvPartition, sim.EvHeal, sim.EvLink:
+		p("    Note over %s: %s", span(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
+		return
+	case sim.EvEnd:
+		return
+	default:
+		if e.Kind.IsFault() {
+			p("    Note over %s: %s", id(int(e.Proc)), mermaidText(faultGlyph(row.Cells, int(e.Proc))+t.EventText(row.Event)))
+		}
+	}
+	for c, cell := range row.Cells {
+		switch cell.Kind {
+		case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellNote:
+			p("    Note over %s: %s", id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
+		}
+	}
+}
+
+// id is column c's participant: an alias, so that no process name can clash
+// with Mermaid's keywords (end, loop, opt...).
+func id(c int) string { return fmt.Sprintf("p%d", c) }
+
+// over is the participants a note spans: from the first to the last of cs, or
+// all n when cs is empty.
+func over(cs []int, n int) string {
+	if len(cs) == 0 {
+		cs = []int{0, n - 1}
+	}
+	if cs[0] == cs[len(cs)-1] {
+		return id(cs[0])
+	}
+	return id(cs[0]) + "," + id(cs[len(cs)-1])
 }
 
 // faultGlyph is the mark of the fault in column c, with a blank after it.
