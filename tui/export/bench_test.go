@@ -69,7 +69,6 @@ func BenchmarkExport(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(c.n)/float64(res.Trace.Len()), "bytes/event")
-			b.ReportMetric(float64(c.n)/1e6, "MB")
 		})
 	}
 }
