@@ -43,13 +43,20 @@ func write(t testing.TB, w writer, res *scenarios.Result, opt export.Options, na
 	return path
 }
 
-// keep saves a screenshot where LOCKSIM_SCREENSHOTS says.
-func keep(t *testing.T, name string, png []byte) {
+// screenshotAs takes a screenshot of the 1600x1000 page, checks its size, and
+// keeps it as name where LOCKSIM_SCREENSHOTS says.
+func (p *page) screenshotAs(t *testing.T, name string) image.Image {
+	t.Helper()
+	img, png := p.screenshot()
 	if dir := os.Getenv("LOCKSIM_SCREENSHOTS"); dir != "" {
 		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 			t.Error(err)
 		}
 	}
+	if s := img.Bounds().Size(); s.X != 1600 || s.Y != 1000 {
+		t.Errorf("the screenshot is %v, want 1600x1000", s)
+	}
+	return img
 }
 
 // near checks the pixel at (x, y) against a colour, within tol per channel.
@@ -162,11 +169,7 @@ func TestBrowserHTML(t *testing.T) {
 		t.Error("no row of the timeline is drawn")
 	}
 
-	img, png := p.screenshot()
-	keep(t, "redlock-clock-jump-html.png", png)
-	if s := img.Bounds().Size(); s.X != 1600 || s.Y != 1000 {
-		t.Errorf("the screenshot is %v, want 1600x1000", s)
-	}
+	img := p.screenshotAs(t, "redlock-clock-jump-html.png")
 	badge := p.rect(".verdict")
 	near(t, img, "the UNSAFE badge", badge.X+3, badge.Y+badge.H/2, rgb("#c00000"), 24)
 	cur := p.rect("#cursor")
@@ -193,11 +196,7 @@ func TestBrowserSVG(t *testing.T) {
 	if bands != 3 {
 		t.Errorf("%d violation bands, want 3 (quorum-backed, mutex-belief, grant-exclusive)", bands)
 	}
-	img, png := p.screenshot()
-	keep(t, "redlock-clock-jump-svg.png", png)
-	if s := img.Bounds().Size(); s.X != 1600 || s.Y != 1000 {
-		t.Errorf("the screenshot is %v, want 1600x1000", s)
-	}
+	img := p.screenshotAs(t, "redlock-clock-jump-svg.png")
 	band := p.rect("rect.band")
 	near(t, img, "a violation band", band.X+2, band.Y+2, rgb("#ffe3e3"), 12)
 	bar := p.rect("rect.bar")
@@ -278,11 +277,7 @@ func TestBrowserMermaid(t *testing.T) {
 		if actors != 7 {
 			t.Errorf("%d participants drawn, want 7", actors)
 		}
-		img, png := p.screenshot()
-		keep(t, "redlock-clock-jump-mermaid.png", png)
-		if s := img.Bounds().Size(); s.X != 1600 || s.Y != 1000 {
-			t.Errorf("the screenshot is %v", s)
-		}
+		img := p.screenshotAs(t, "redlock-clock-jump-mermaid.png")
 		near(t, img, "the background", 1598, 998, color.RGBA{255, 255, 255, 255}, 8)
 	}
 	noProblems(t, p)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/simtest"
 	"github.com/locksim/locksim/tui/export"
 	"github.com/locksim/locksim/tui/layout"
 )
@@ -74,35 +75,11 @@ func TestGolden(t *testing.T) {
 				}
 				if got != string(want) {
 					t.Errorf("%s differs from %s; if the change is intended: go test ./tui/export -run TestGolden -update\n%s",
-						id+ext, path, firstDiff(string(want), got))
+						id+ext, path, simtest.FirstDiff(string(want), got))
 				}
 			})
 		}
 	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "  want: " + cutLine(w) + "\n  got:  " + cutLine(g)
-		}
-	}
-	return "(none)"
-}
-
-func cutLine(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "..."
-	}
-	return s
 }
 
 // TestEverySVGIsXMLWithItsViolationsMarked parses every catalogue scenario's SVG
