@@ -284,20 +284,27 @@ func (d *drawing) writeChunk(b *strings.Builder, k int, ci chunkIndex, only bool
 				num(it.h-4))
 		}
 	}
-	for _, cb := range ci.bars[k] {
-		c, br := cb[0], d.bars[cb[0]][cb[1]]
-		top, bottom := d.items[br.from].top, d.items[br.to].top+d.items[br.to].h
-		if !only {
-			top, bottom = max(top, d.items[lo].top), min(bottom, d.items[hi].top+d.items[hi].h)
+	// Belief bars first; a pause or downtime is a narrower stripe on top, so a
+	// paused client that still believes shows both.
+	for _, beliefs := range []bool{true, false} {
+		for _, cb := range ci.bars[k] {
+			c, br := cb[0], d.bars[cb[0]][cb[1]]
+			if (br.span == layout.SpanBelief) != beliefs {
+				continue
+			}
+			top, bottom := d.items[br.from].top, d.items[br.to].top+d.items[br.to].h
+			if !only {
+				top, bottom = max(top, d.items[lo].top), min(bottom, d.items[hi].top+d.items[hi].h)
+			}
+			w, class := 10.0, fmt.Sprintf("bar c%d", c%len(barColours))
+			switch br.span {
+			case layout.SpanPaused:
+				w, class = 4, "paused"
+			case layout.SpanDown:
+				w, class = 4, "down"
+			}
+			fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(d.x(c)-w/2), num(top), num(w), num(bottom-top))
 		}
-		w, class := 10.0, fmt.Sprintf("bar c%d", c%len(barColours))
-		switch br.span {
-		case layout.SpanPaused:
-			w, class = 8, "paused"
-		case layout.SpanDown:
-			w, class = 8, "down"
-		}
-		fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(d.x(c)-w/2), num(top), num(w), num(bottom-top))
 	}
 	for _, a := range ci.arrows[k] {
 		d.writeArrow(b, d.arrows[a])

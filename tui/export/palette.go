@@ -48,8 +48,8 @@ const (
 	colourBand      = "#ffe3e3" // behind a violation row
 	colourMessage   = "#555555"
 	colourLifeline  = "#c8c8c8"
-	colourPaused    = "#f0c040"
-	colourDown      = "#d8d8d8"
+	colourPaused    = "#ffe680"
+	colourDown      = "#b0b0b0"
 	colourTime      = "#666666"
 )
 

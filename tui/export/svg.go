@@ -104,10 +104,19 @@ type legendEntry struct {
 func (d *drawing) legend() []legendEntry {
 	out := []legendEntry{{"", colourMessage, "a message, from its send to its delivery", "arrow"},
 		{"", colourViolation, "a lost message (partition, loss, a process down)", "lost"}}
+	has := func(bars []bar, s layout.Span) bool { return slices.ContainsFunc(bars, func(b bar) bool { return b.span == s }) }
+	paused, down := false, false
 	for c, bars := range d.bars {
-		if slices.ContainsFunc(bars, func(b bar) bool { return b.span == layout.SpanBelief }) {
+		if has(bars, layout.SpanBelief) {
 			out = append(out, legendEntry{"", barColour(c), d.tl.Columns()[c].Name + " believes it holds the lock", "bar"})
 		}
+		paused, down = paused || has(bars, layout.SpanPaused), down || has(bars, layout.SpanDown)
+	}
+	if paused {
+		out = append(out, legendEntry{"", colourPaused, "the process is paused (its inputs wait)", "bar"})
+	}
+	if down {
+		out = append(out, legendEntry{"", colourDown, "the process is down", "bar"})
 	}
 	kinds := slices.Sorted(maps.Keys(d.used))
 	for _, k := range kinds {
