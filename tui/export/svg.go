@@ -104,7 +104,9 @@ type legendEntry struct {
 func (d *drawing) legend() []legendEntry {
 	out := []legendEntry{{"", colourMessage, "a message, from its send to its delivery", "arrow"},
 		{"", colourViolation, "a lost message (partition, loss, a process down)", "lost"}}
-	has := func(bars []bar, s layout.Span) bool { return slices.ContainsFunc(bars, func(b bar) bool { return b.span == s }) }
+	has := func(bars []bar, s layout.Span) bool {
+		return slices.ContainsFunc(bars, func(b bar) bool { return b.span == s })
+	}
 	paused, down := false, false
 	for c, bars := range d.bars {
 		if has(bars, layout.SpanBelief) {
