@@ -107,7 +107,7 @@ func Parse(file, src string) (*Scenario, error) {
 		return nil, err
 	}
 	id := strings.TrimSuffix(path.Base(strings.ReplaceAll(file, "\\", "/")), path.Ext(file))
-	s := &Scenario{ID: id, File: file, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
+	s := &Scenario{ID: id, File: file, Source: src, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
 		net: sim.Link{Delay: time.Millisecond}}
 	if len(lx.header) > 0 {
 		s.Summary = lx.header[0]

@@ -86,7 +86,7 @@ found, 2 on bad input.`)
 	if len(pos) != 1 {
 		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(explore.Presets(), ", "))
 	}
-	if err := checkFormat(o.format); err != nil {
+	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
 	cfg, err := exploreConfig(pos[0], &o)

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -229,9 +230,10 @@ func newFlagSet(name, synopsis, about string) *flag.FlagSet {
 	return fs
 }
 
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return usagef("--format %q: expected text or json", f)
+// checkFormat accepts one of a command's output formats.
+func checkFormat(f string, formats ...string) error {
+	if !slices.Contains(formats, f) {
+		return usagef("--format %q: expected %s", f, strings.Join(formats, ", "))
 	}
 	return nil
 }

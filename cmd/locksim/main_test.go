@@ -89,7 +89,7 @@ func TestListShowsTheCatalogue(t *testing.T) {
 		SchemaVersion int              `json:"schema_version"`
 		Scenarios     []map[string]any `json:"scenarios"`
 	}
-	if err := json.Unmarshal([]byte(js), &list); err != nil || len(list.Scenarios) < 4 || list.SchemaVersion != 1 {
+	if err := json.Unmarshal([]byte(js), &list); err != nil || len(list.Scenarios) < 4 || list.SchemaVersion != scenarios.SchemaVersion {
 		t.Fatalf("list --format json: %v %s", err, js)
 	}
 }
@@ -122,7 +122,7 @@ func TestVerdictsOfTheCatalogue(t *testing.T) {
 	if r = runJSONOf(t, "redis-restart-no-persistence"); r.Verdict != "UNSAFE" {
 		t.Errorf("redis-restart-no-persistence: %s", r.Verdict)
 	}
-	if r.SchemaVersion != 1 || r.Events == 0 || len(r.TraceSHA256) != 64 || len(r.Expectations) == 0 || r.Metrics == nil {
+	if r.SchemaVersion != scenarios.SchemaVersion || r.Events == 0 || len(r.TraceSHA256) != 64 || len(r.Expectations) == 0 || r.Metrics == nil {
 		t.Errorf("JSON misses fields: %+v", r)
 	}
 }
