@@ -30,7 +30,9 @@ var allowed = map[string][]string{
 	// explore draws fault schedules over scenarios: pure like sim (no wall time).
 	"scenarios/explore": {"sim", "sim/check", "scenarios"},
 	"tui":               {"sim", "sim/check", "tui/layout", "scenarios"},
-	"cmd/locksim":       {"sim", "sim/check", "tui/layout", "scenarios", "scenarios/explore", "tui", "protocols/"},
+	// export draws a finished run from the layout's rows, as the TUI does.
+	"tui/export":  {"sim", "sim/check", "tui/layout", "scenarios"},
+	"cmd/locksim": {"sim", "sim/check", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/"},
 	// fidelity compares the models with the real servers: its tests drive the
 	// protocols' processes in a world, and nothing imports it.
 	"fidelity": {"sim", "protocols/"},

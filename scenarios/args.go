@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ func newArgs(file string, ln int, cmd string, toks []token) (*args, []token) {
 			continue
 		}
 		if _, dup := a.kv[k]; dup {
-			a.fail(t.col, "argument "+k+" given twice", "keep one "+k+"=...")
+			a.fail(t.col, "argument "+short(k)+" given twice", "keep one "+short(k)+"=...")
 			continue
 		}
 		a.kv[k] = token{text: v, col: t.col}
@@ -59,11 +60,18 @@ func (a *args) take(key string) (token, bool) {
 	return t, ok
 }
 
-func (a *args) str(key, def string) string {
-	if t, ok := a.take(key); ok {
-		return t.text
+// name reads a value that names a what ("service", "sorted set"): see isWord.
+func (a *args) name(key, def, what string) string {
+	t, ok := a.take(key)
+	switch {
+	case !ok:
+		return def
+	case t.text == "":
+		a.fail(t.col, key+"= names no "+what, wordHint)
+	case !isWord(t.text):
+		a.fail(t.col, key+"="+short(t.text)+" is not a name", wordHint)
 	}
-	return def
+	return t.text
 }
 
 func (a *args) required(key, what string) (token, bool) {
@@ -80,7 +88,7 @@ func (a *args) oneOf(key, def string, choices ...string) string {
 		return def
 	}
 	if !slices.Contains(choices, t.text) {
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a choice", key, t.text), key+" is one of: "+strings.Join(choices, ", "))
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a choice", key, short(t.text)), key+" is one of: "+strings.Join(choices, ", "))
 		return def
 	}
 	return t.text
@@ -101,7 +109,11 @@ func (a *args) dur(key string, def time.Duration) time.Duration {
 	}
 	d, err := parseDuration(t.text)
 	if err != nil || d < 0 {
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration", key, t.text), "write a duration like 10s, 250ms or 1.5s")
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration", key, short(t.text)), "write a duration like 10s, 250ms or 1.5s")
+		return def
+	}
+	if d > sim.MaxDuration {
+		a.fail(t.col, fmt.Sprintf("%s=%s is longer than %s", key, short(t.text), maxDurationText), maxDurationHint)
 		return def
 	}
 	return d
@@ -127,8 +139,8 @@ func (a *args) signedDur(key string, def time.Duration) time.Duration {
 		return def
 	}
 	d, err := parseDuration(t.text)
-	if err != nil || d > maxOffset || d < -maxOffset {
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration within 1000h", key, t.text), "write a duration like 2s or -1.5s")
+	if err != nil || d > sim.MaxDuration || d < -sim.MaxDuration {
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a duration within %s either way", key, short(t.text), maxDurationText), "write a duration like 2s or -1.5s")
 		return def
 	}
 	return d
@@ -141,11 +153,41 @@ func (a *args) int(key string, def, lo, hi int64) int64 {
 	}
 	n, err := strconv.ParseInt(t.text, 10, 64)
 	if err != nil || n < lo || n > hi {
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a whole number from %d to %d", key, t.text, lo, hi),
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a whole number from %d to %d", key, short(t.text), lo, hi),
 			fmt.Sprintf("write %s=%d, say", key, min(max(def, lo), hi)))
 		return def
 	}
 	return n
+}
+
+// size reads a byte count in decimal units: 4GB, 512MB, 1.5GB.
+func (a *args) size(key string, def, lo, hi int64) int64 {
+	t, ok := a.take(key)
+	if !ok {
+		return def
+	}
+	n, err := parseSize(t.text)
+	if err != nil || n < lo || n > hi {
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a size from %s to %s", key, short(t.text), sim.FormatBytes(lo), sim.FormatBytes(hi)),
+			fmt.Sprintf("write a size in MB or GB, like %s=%s", key, sim.FormatBytes(def)))
+		return def
+	}
+	return n
+}
+
+// parseSize reads a number of bytes with a decimal unit (KB, MB, GB or TB).
+func parseSize(s string) (int64, error) {
+	u := strings.ToUpper(s)
+	for i, unit := range []string{"TB", "GB", "MB", "KB"} {
+		if num, ok := strings.CutSuffix(u, unit); ok {
+			f, err := strconv.ParseFloat(num, 64)
+			if err != nil || !(f >= 0 && f <= 1e6) { // also refuses NaN
+				return 0, fmt.Errorf("bad size %q", s)
+			}
+			return int64(f * math.Pow(1000, float64(4-i))), nil
+		}
+	}
+	return 0, fmt.Errorf("size %q has no unit", s)
 }
 
 func (a *args) prob(key string, def float64) float64 {
@@ -155,7 +197,7 @@ func (a *args) prob(key string, def float64) float64 {
 	}
 	p, err := strconv.ParseFloat(t.text, 64)
 	if err != nil || !(p >= 0 && p <= 1) { // also rejects NaN
-		a.fail(t.col, fmt.Sprintf("%s=%s is not a probability", key, t.text), "write a number from 0 to 1, like 0.1")
+		a.fail(t.col, fmt.Sprintf("%s=%s is not a probability", key, short(t.text)), "write a number from 0 to 1, like 0.1")
 		return def
 	}
 	return p
@@ -175,14 +217,20 @@ func (a *args) err() error {
 					hint = "did you mean " + s + "=? " + hint
 				}
 			}
-			return &Error{File: a.file, Line: a.line, Col: k.col, Msg: "unknown argument " + k.text + " for " + a.cmd, Hint: hint}
+			return &Error{File: a.file, Line: a.line, Col: k.col, Msg: "unknown argument " + short(k.text) + " for " + a.cmd, Hint: hint}
 		}
 	}
 	return nil
 }
 
-// maxOffset bounds clock offsets and jumps, so that readings never overflow.
-const maxOffset = 1000 * time.Hour
+// The longest duration the language takes, as a person writes it, and the hint
+// that goes with refusing a longer one.
+var (
+	maxDurationText = hours(sim.MaxDuration)
+	maxDurationHint = "durations are at most " + maxDurationText + ", far longer than any run (at most " + hours(sim.MaxRunTime) + ")"
+)
+
+func hours(d time.Duration) string { return fmt.Sprintf("%dh", d/time.Hour) }
 
 // parseDuration reads a Go duration ("10s", "1.5s", "250ms"), and a bare 0.
 func parseDuration(s string) (time.Duration, error) {

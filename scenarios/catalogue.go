@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"embed"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/pkg/errors"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // The catalogue: one file per published result, embedded in the binary.
@@ -56,15 +59,60 @@ func CatalogueSource(id string) (string, bool) {
 	return string(b), err == nil
 }
 
+// MaxSourceBytes is the largest scenario the loader reads: 4 MB, over five times
+// what ten thousand processes with an action each take, and hundreds of times the
+// largest catalogue scenario. A larger input is a mistake (a log, a binary, a
+// device). Parsing costs up to about 190 times the input (a file of the shortest
+// action lines, `at 0 heal`, each a scheduled action kept by the scenario and the
+// world): at 4 MB that is 0.75 GB, at 8 MB it was 1.5 GB.
+const MaxSourceBytes = 4_000_000
+
+// ReadSource reads a scenario file. It refuses a directory, a file larger than
+// MaxSourceBytes, and a device or pipe that does not end within as many bytes
+// (/dev/zero), each with an error that says which; a pipe that does end (a
+// shell's <(...)) is read like a file.
+func ReadSource(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", errors.Wrapf(err, "reading scenario %s", path)
+	}
+	limit := sim.FormatBytes(MaxSourceBytes)
+	switch {
+	case st.IsDir():
+		return "", dirError(path)
+	case st.Mode().IsRegular() && st.Size() > MaxSourceBytes:
+		return "", errors.Errorf("%s is %s: a scenario file may have at most %s\n  hint: is it really a scenario? A scenario is a short text file", path, sim.FormatBytes(st.Size()), limit)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", errors.Wrapf(err, "reading scenario %s", path)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	if err != nil {
+		return "", errors.Wrapf(err, "reading scenario %s", path)
+	}
+	if len(b) > MaxSourceBytes {
+		return "", errors.Errorf("%s does not end within %s: it is not a regular file, and a scenario may have at most %s\n  hint: give the path of a %s file", path, limit, limit, Ext)
+	}
+	return string(b), nil
+}
+
+func dirError(path string) error {
+	return errors.Errorf("%s is a directory, not a scenario file\n  hint: give the path of a %s file, or a catalogue id (locksim list)", path, Ext)
+}
+
 // Load reads a scenario named by a catalogue id or a file path. A path that exists
-// wins over an id; anything else gets an error with a hint.
+// wins over an id (a directory only where no id matches); anything else gets an
+// error with a hint.
 func Load(arg string) (*Scenario, error) {
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
-		src, err := os.ReadFile(arg)
+	st, err := os.Stat(arg)
+	if err == nil && !st.IsDir() {
+		src, err := ReadSource(arg)
 		if err != nil {
-			return nil, errors.Wrapf(err, "reading scenario %s", arg)
+			return nil, err
 		}
-		return Parse(arg, string(src))
+		return Parse(arg, src)
 	}
 	cat, err := Catalogue()
 	if err != nil {
@@ -77,11 +125,14 @@ func Load(arg string) (*Scenario, error) {
 		}
 		ids[i] = s.ID
 	}
+	if st != nil {
+		return nil, dirError(arg)
+	}
 	hint := "run `locksim list` for the catalogue, or give the path of a " + Ext + " file"
 	if s := closest(arg, ids); s != "" {
 		hint = "did you mean " + s + "? " + hint
 	}
-	return nil, errors.Errorf("no scenario %q: it is neither a catalogue id nor a file\n  hint: %s", arg, hint)
+	return nil, errors.Errorf("no scenario %s: it is neither a catalogue id nor a file\n  hint: %s", quote(arg), hint)
 }
 
 // Control loads the scenario this one names with compare-with: a path relative

@@ -5,9 +5,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // update rewrites the golden files instead of comparing with them:
@@ -41,7 +41,7 @@ func TestGolden(t *testing.T) {
 			}
 			if got := b.String(); got != string(want) {
 				t.Errorf("output differs from %s; first difference:\n%s\nif the change is intended: go test ./scenarios -run TestGolden -update",
-					path, firstDiff(string(want), got))
+					path, simtest.FirstDiff(string(want), got))
 			}
 		})
 	}
@@ -51,23 +51,6 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%d golden files for %d scenarios: remove the stale ones", len(files), len(cat))
 		}
 	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(none)"
 }
 
 func catalogue(t testing.TB) []*Scenario {

@@ -79,7 +79,7 @@ func protocols() []string {
 
 func buildRedisNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 	p, _ := redis.ParsePersistence(a.oneOf("persistence", "none", redis.PersistenceNames()...))
-	cfg := redis.NodeConfig{Persistence: p, Service: a.str("service", ""), ReplLag: a.dur("repl-lag", 0)}
+	cfg := redis.NodeConfig{Persistence: p, Service: a.name("service", "", "service"), ReplLag: a.dur("repl-lag", 0)}
 	if _, ok := a.kv["replica-of"]; ok {
 		cfg.Replica, cfg.Master = true, ref("replica-of", "redis", false)[0]
 	} else {
@@ -89,8 +89,8 @@ func buildRedisNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 		cfg.Preload = map[string]string{}
 		for _, kv := range strings.Split(t.text, ",") {
 			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				a.fail(t.col, "preload="+t.text+" is not a list of KEY=VALUE", "write preload=token:L=32")
+			if !ok || !isWord(k) || !isWord(v) {
+				a.fail(t.col, "preload="+short(t.text)+" is not a list of KEY=VALUE", "write preload=token:L=32; "+wordHint)
 				break
 			}
 			cfg.Preload[k] = v
@@ -116,7 +116,7 @@ func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Hold:          a.dur("hold", 0),
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
-		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
+		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
 	}
 	return redis.NewClient(cfg)
 }
@@ -138,7 +138,7 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg.FixedRetry = a.oneOf("retry-mode", "random", "random", "fixed") == "fixed"
 	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
-		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
+		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
 	}
 	return redlock.New(cfg)
 }
@@ -195,7 +195,7 @@ func buildEtcdClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Timeout: a.positive("timeout", time.Second, "a request unanswered this long goes to the next member: write timeout=1s"),
 	}
 	if t, ok := a.kv["ttl"]; ok && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && a.first == nil {
-		a.fail(t.col, "ttl="+t.text+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
+		a.fail(t.col, "ttl="+short(t.text)+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
 	}
 	return etcd.NewClient(cfg)
 }

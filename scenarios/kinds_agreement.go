@@ -73,9 +73,8 @@ func buildPaxosProposer(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Backoff:   a.positive("backoff", 50*time.Millisecond, ""),
 		Fixed:     a.oneOf("retry", "random", "random", "fixed") == "fixed",
 	}
-	t, ok := a.required("value", "the value it proposes")
-	if ok {
-		cfg.Value = t.text
+	if _, ok := a.required("value", "the value it proposes"); ok {
+		cfg.Value = a.name("value", "", "value")
 	}
 	return paxos.NewProposer(cfg)
 }

@@ -14,7 +14,7 @@ func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
 	if t, ok := a.take("rows"); ok {
 		for _, r := range strings.Split(t.text, ",") {
 			if !nameRE.MatchString(r) {
-				a.fail(t.col, "rows="+t.text+" is not a list of row names", "write rows=L or rows=L,M")
+				a.fail(t.col, "rows="+short(t.text)+" is not a list of row names", "write rows=L or rows=L,M")
 				break
 			}
 			cfg.Rows = append(cfg.Rows, r)
@@ -57,7 +57,7 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		a.fail(t.col, "fencing=sequence needs a lock, and mode=cas takes none", "the version a cas client compares is its own fence: remove fencing=")
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
-		a.fail(t.col, "ttl="+t.text+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
+		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
 	}
 	// retry-max caps exponential backoff only: with a fixed or random delay it
 	// would be unused, and an unused argument is an error.

@@ -17,7 +17,7 @@ func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	if t, ok := a.required("mode", "the lock: "+strings.Join(zset.ModeNames(), ", ")); ok {
 		m, known := zset.ParseMode(t.text)
 		if !known {
-			a.fail(t.col, "mode="+t.text+" is not a choice", "mode is one of: "+strings.Join(zset.ModeNames(), ", "))
+			a.fail(t.col, "mode="+short(t.text)+" is not a choice", "mode is one of: "+strings.Join(zset.ModeNames(), ", "))
 		}
 		cfg.Mode = m
 	}
@@ -34,10 +34,7 @@ func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 			a.fail(t.col, "a time-bucket worker never retries", "its bucket is taken once ZADD GT CH replies 0: drop "+key+"=")
 		}
 	}
-	cfg.Key = a.str("key", "")
-	if t, ok := a.kv["key"]; ok && t.text == "" {
-		a.fail(t.col, "key= names no sorted set", "write key=locks, say")
-	}
+	cfg.Key = a.name("key", "", "sorted set")
 	cfg.Retry = a.dur("retry", 0)
 	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
 	cfg.Period = a.positive("period", 0, "write period=1h, say")

@@ -2,7 +2,10 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // token is one word of a line, with its 1-based column.
@@ -25,16 +28,30 @@ type lexed struct {
 	lines  []line
 }
 
+// Normalize returns a script's text as the language reads it: without a UTF-8
+// byte-order mark, and with every line ending (CRLF, or a lone CR from old Mac
+// files) a newline.
+func Normalize(src string) string {
+	src = strings.TrimPrefix(src, "\ufeff")
+	return strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
+}
+
 // lex splits src into lines of tokens. Words are separated by blanks; a "quoted
 // string" is one word. A comment is a line whose first non-blank is '#'; a comment
 // block right above a command is its narration; the first block of the file, up to
-// the first blank line, is the teaching header.
+// the first blank line, is the teaching header. A script is text: a byte that is
+// not valid UTF-8, or a character that prints nothing (a control character, an
+// escape sequence's ESC, a bidirectional override), is an error wherever it stands,
+// comments included, so nothing a script says can reach a terminal as a command.
 func lex(file, src string) (*lexed, error) {
 	out := &lexed{}
 	var pending []string
 	inHeader := true
-	for i, raw := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
+	for i, raw := range strings.Split(Normalize(src), "\n") {
 		num := i + 1
+		if err := checkText(file, num, raw); err != nil {
+			return nil, err
+		}
 		trim := strings.TrimSpace(raw)
 		switch {
 		case trim == "":
@@ -62,6 +79,36 @@ func lex(file, src string) (*lexed, error) {
 	}
 	return out, nil
 }
+
+// checkText refuses a line that is not printable text (a tab is a blank).
+func checkText(file string, num int, raw string) error {
+	for i, r := range raw {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(raw[i:], "\ufffd"):
+			return &Error{File: file, Line: num, Col: i + 1, Msg: "the file is not UTF-8 text",
+				Hint: "save the scenario as UTF-8 plain text"}
+		case r != '\t' && !unicode.IsGraphic(r):
+			return &Error{File: file, Line: num, Col: i + 1, Msg: fmt.Sprintf("the character %U prints nothing", r),
+				Hint: "a scenario is plain text: remove the control character"}
+		}
+	}
+	return nil
+}
+
+// maxQuoted is how much of a word an error message shows: enough to recognise
+// it, never a whole megabyte pasted by mistake.
+const maxQuoted = 80
+
+// short is s cut to maxQuoted characters, the cut marked with "…".
+func short(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return s
+	}
+	return string([]rune(s)[:maxQuoted-1]) + "…"
+}
+
+// quote is a word as error messages show it: short, and quoted.
+func quote(s string) string { return strconv.Quote(short(s)) }
 
 func splitWords(file string, num int, raw string) ([]token, error) {
 	var toks []token

@@ -2,12 +2,15 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
@@ -16,10 +19,12 @@ import (
 
 // parser holds the state of one Parse call.
 type parser struct {
-	file string
-	s    *Scenario
-	ids  map[string]sim.ProcID
-	seen map[string]int // one-off commands -> the line that gave them
+	file      string
+	s         *Scenario
+	ids       map[string]sim.ProcID
+	seen      map[string]int // one-off commands -> the line that gave them
+	limitLine line           // the limit line, if any
+	untilCol  int            // the column of run's until=
 }
 
 type command struct {
@@ -35,7 +40,7 @@ func init() {
 	commands = []command{
 		{"protocol", "protocol NAME", (*parser).cmdProtocol},
 		{"seed", "seed N", (*parser).cmdSeed},
-		{"limit", "limit [events=N] [time=DUR] [queue=N]", (*parser).cmdLimit},
+		{"limit", "limit [events=N] [time=DUR] [queue=N] [memory=SIZE]", (*parser).cmdLimit},
 		{"bound", "bound DUR", (*parser).cmdBound},
 		{"network", "network [delay=DUR] [jitter=DUR] [dist=fixed|uniform|exp] [loss=P] [dup=P] [reorder=P] [reorder-delay=DUR]", (*parser).cmdNetwork},
 		{"link", "link A B|A -> B [delay=DUR] ...", (*parser).cmdLink},
@@ -61,6 +66,39 @@ func commandNames() []string {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
+// maxName is the longest name (of a process, a lock, a transaction, a value):
+// names head columns and fill log lines, so they stay short.
+const maxName = 64
+
+// isWord reports whether s may name a lock, resource key, transaction, row, value,
+// service or metric: letters, digits and - _ . : # / @, so that every name prints
+// as itself, on a terminal and in the timeline's columns.
+func isWord(s string) bool {
+	if s == "" || utf8.RuneCountInString(s) > maxName {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_.:#/@", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordHint says what a name may be made of.
+const wordHint = "a name is 1 to 64 letters, digits and - _ . : # / @"
+
+// word checks that t names a what ("lock", "transaction", "metric").
+func (p *parser) word(ln int, t token, what string) error {
+	switch {
+	case isWord(t.text):
+		return nil
+	case t.text == "":
+		return p.err(ln, t.col, "the "+what+" has no name", wordHint)
+	}
+	return p.err(ln, t.col, what+" name "+quote(t.text)+" is not a name", wordHint)
+}
+
 // Parse reads a scenario script. file names it in errors; its base name without the
 // extension is the scenario's id.
 func Parse(file, src string) (*Scenario, error) {
@@ -69,7 +107,7 @@ func Parse(file, src string) (*Scenario, error) {
 		return nil, err
 	}
 	id := strings.TrimSuffix(path.Base(strings.ReplaceAll(file, "\\", "/")), path.Ext(file))
-	s := &Scenario{ID: id, File: file, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
+	s := &Scenario{ID: id, File: file, Source: src, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
 		net: sim.Link{Delay: time.Millisecond}}
 	if len(lx.header) > 0 {
 		s.Summary = lx.header[0]
@@ -86,9 +124,9 @@ func Parse(file, src string) (*Scenario, error) {
 			return nil, p.errAt(ln, len(ln.toks)-1, c+" needs a name", "write "+c+" NAME ...")
 		}
 		name := ln.toks[1]
-		if !nameRE.MatchString(name.text) {
-			return nil, p.err(ln.num, name.col, "process name "+strconv.Quote(name.text)+" is not a name",
-				"start with a letter; use letters, digits, - and _")
+		if !nameRE.MatchString(name.text) || len(name.text) > maxName {
+			return nil, p.err(ln.num, name.col, "process name "+quote(name.text)+" is not a name",
+				"start with a letter; use up to 64 letters, digits, - and _")
 		}
 		if _, dup := p.ids[name.text]; dup {
 			return nil, p.err(ln.num, name.col, "process "+name.text+" is declared twice", "give each process its own name")
@@ -128,6 +166,9 @@ func Parse(file, src string) (*Scenario, error) {
 	if len(s.procs) == 0 {
 		return nil, p.err(1, 1, "the scenario declares no processes", "add a node, a client or a resource")
 	}
+	if err := p.checkLimits(); err != nil {
+		return nil, err
+	}
 	if s.Protocol == "" {
 		for _, d := range s.procs {
 			if d.kind.protocol != "" {
@@ -158,7 +199,7 @@ func (p *parser) line(ln line) error {
 	if s := closest(name.text, commandNames()); s != "" {
 		hint = "did you mean " + s + "? " + hint
 	}
-	return p.err(ln.num, name.col, "unknown command "+strconv.Quote(name.text), hint)
+	return p.err(ln.num, name.col, "unknown command "+quote(name.text), hint)
 }
 
 func (p *parser) err(ln, col int, msg, hint string) error {
@@ -193,7 +234,7 @@ func (p *parser) positional(ln line, pos []token, want int, usage string) error 
 		return p.errAt(ln, len(ln.toks), "missing argument", "write "+usage)
 	}
 	if len(pos) > want {
-		return p.err(ln.num, pos[want].col, "unexpected "+strconv.Quote(pos[want].text), "write "+usage)
+		return p.err(ln.num, pos[want].col, "unexpected "+quote(pos[want].text), "write "+usage)
 	}
 	return nil
 }
@@ -203,17 +244,46 @@ func (p *parser) proc(ln int, t token) (sim.ProcID, error) {
 		return id, nil
 	}
 	names := p.s.ProcNames()
-	hint := "declared processes: " + strings.Join(names, ", ")
-	if s := closest(t.text, names); s != "" {
+	return 0, p.unknownProc(ln, t, names, "declared processes: "+listed(names))
+}
+
+// unknownProc is the error for a name no process has; its hint suggests the
+// closest of cands (the processes that would fit).
+func (p *parser) unknownProc(ln int, t token, cands []string, hint string) error {
+	if s := closest(t.text, cands); s != "" && t.text != "" {
 		hint = "did you mean " + s + "? " + hint
 	}
-	return 0, p.err(ln, t.col, "unknown process "+strconv.Quote(t.text), hint)
+	return p.err(ln, t.col, "unknown process "+quote(t.text), hint)
+}
+
+// namesOf lists the declared processes of a kind, in declaration order.
+func (p *parser) namesOf(kindName string) []string {
+	var ns []string
+	for _, d := range p.s.procs {
+		if d.kind.name == kindName {
+			ns = append(ns, d.name)
+		}
+	}
+	return ns
+}
+
+// listed joins names for a hint, the first few only: a hint names examples, it
+// does not list ten thousand processes.
+func listed(names []string) string {
+	const most = 12
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + fmt.Sprintf(", ... (%d in all)", len(names))
 }
 
 func (p *parser) duration(ln int, t token, what string) (time.Duration, error) {
 	d, err := parseDuration(t.text)
 	if err != nil || d < 0 {
-		return 0, p.err(ln, t.col, strconv.Quote(t.text)+" is not "+what, "write a duration like 10s, 250ms or 1.5s")
+		return 0, p.err(ln, t.col, quote(t.text)+" is not "+what, "write a duration like 10s, 250ms or 1.5s")
+	}
+	if d > sim.MaxDuration {
+		return 0, p.err(ln, t.col, quote(t.text)+" is longer than "+maxDurationText, maxDurationHint)
 	}
 	return d, nil
 }
@@ -232,7 +302,7 @@ func (p *parser) cmdProtocol(ln line, _ *args, pos []token) error {
 			return nil
 		}
 	}
-	return p.err(ln.num, pos[0].col, "unknown protocol "+strconv.Quote(pos[0].text), "protocols are: "+strings.Join(ps, ", "))
+	return p.err(ln.num, pos[0].col, "unknown protocol "+quote(pos[0].text), "protocols are: "+strings.Join(ps, ", "))
 }
 
 func (p *parser) cmdSeed(ln line, _ *args, pos []token) error {
@@ -244,7 +314,7 @@ func (p *parser) cmdSeed(ln line, _ *args, pos []token) error {
 	}
 	n, err := strconv.ParseUint(pos[0].text, 10, 64)
 	if err != nil {
-		return p.err(ln.num, pos[0].col, strconv.Quote(pos[0].text)+" is not a seed", "a seed is a whole number from 0 up")
+		return p.err(ln.num, pos[0].col, quote(pos[0].text)+" is not a seed", "a seed is a whole number from 0 up")
 	}
 	p.s.Seed = n
 	return nil
@@ -254,17 +324,77 @@ func (p *parser) cmdLimit(ln line, a *args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
-	if err := p.positional(ln, pos, 0, "limit [events=N] [time=DUR] [queue=N]"); err != nil {
+	if err := p.positional(ln, pos, 0, commandUsage("limit")); err != nil {
 		return err
 	}
 	l := &p.s.Limits
 	l.MaxEvents = int(a.int("events", int64(l.MaxEvents), 1, 100_000_000))
 	l.MaxTime = a.dur("time", l.MaxTime)
 	l.MaxQueue = int(a.int("queue", int64(l.MaxQueue), 1, 100_000_000))
+	l.MaxMemory = a.size("memory", l.MaxMemory, minMemory, maxMemory)
 	if t, ok := a.kv["time"]; ok && (l.MaxTime <= 0 || l.MaxTime > sim.MaxRunTime) {
-		a.fail(t.col, "time="+t.text+" is out of range", "a run lasts more than 0 and at most "+sim.MaxRunTime.String())
+		a.fail(t.col, "time="+short(t.text)+" is out of range", "a run lasts more than 0 and at most "+hours(sim.MaxRunTime))
 	}
+	p.limitLine = ln
 	return nil
+}
+
+// The memory budgets `limit memory=` accepts.
+const (
+	minMemory = 1_000_000
+	maxMemory = 1_000_000_000_000
+)
+
+// checkLimits runs once every line is read: whatever the order of the lines,
+// nothing is scheduled after the time limit, and the declared limits fit in the
+// memory budget (sim/memory.go), so that the run can reach them.
+func (p *parser) checkLimits() error {
+	s := p.s
+	for _, st := range s.steps {
+		if st.when == nil && st.at > s.Limits.MaxTime {
+			return p.err(st.action.Line, st.col, "at "+sim.FormatDuration(st.at)+" is after the run's time limit of "+
+				sim.FormatDuration(s.Limits.MaxTime), p.timeLimitHint(st.at))
+		}
+	}
+	if s.Until > s.Limits.MaxTime {
+		ln := p.seen["run"]
+		return p.err(ln, p.untilCol, "run until="+sim.FormatDuration(s.Until)+" is after the run's time limit of "+
+			sim.FormatDuration(s.Limits.MaxTime), p.timeLimitHint(s.Until))
+	}
+	need := s.Limits.MinMemory(len(s.procs))
+	if need <= s.Limits.MaxMemory {
+		return nil
+	}
+	ln, col, what := 1, 1, fmt.Sprintf("%d processes", len(s.procs))
+	if l := p.limitLine; l.num > 0 {
+		ln, col, what = l.num, argCol(l, "memory", "events"), "limit "+joinTokens(l.toks[1:])
+	}
+	hint := fmt.Sprintf("raise the budget with limit memory=%s", sim.FormatBytes(need))
+	if fit := s.Limits.EventsThatFit(len(s.procs)); fit > 0 {
+		hint = fmt.Sprintf("lower limit events= to at most %d, or %s", fit, hint)
+	}
+	return p.err(ln, col, fmt.Sprintf("%s cannot fit: the run needs at least %s, and its memory budget is %s",
+		short(what), sim.FormatBytes(need), sim.FormatBytes(s.Limits.MaxMemory)), hint)
+}
+
+// argCol is the column of the first of keys the line gives (1 for none).
+func argCol(ln line, keys ...string) int {
+	for _, k := range keys {
+		for _, t := range ln.toks {
+			if strings.HasPrefix(t.text, k+"=") {
+				return t.col
+			}
+		}
+	}
+	return 1
+}
+
+// timeLimitHint says how to schedule something at t.
+func (p *parser) timeLimitHint(t time.Duration) string {
+	if t > sim.MaxRunTime {
+		return "a run lasts at most " + hours(sim.MaxRunTime) + ": schedule it earlier"
+	}
+	return "raise the limit with limit time=" + sim.FormatDuration(t) + " (at most " + hours(sim.MaxRunTime) + "), or schedule it earlier"
 }
 
 func (p *parser) cmdBound(ln line, _ *args, pos []token) error {
@@ -312,19 +442,7 @@ func (p *parser) cmdNetwork(ln line, a *args, pos []token) error {
 }
 
 func (p *parser) cmdLink(ln line, a *args, pos []token) error {
-	const usage = "link A B [delay=DUR] ... (both ways) or link A -> B ... (one way)"
-	oneWay := len(pos) == 3 && pos[1].text == "->"
-	if oneWay {
-		pos = []token{pos[0], pos[2]}
-	}
-	if err := p.positional(ln, pos, 2, usage); err != nil {
-		return err
-	}
-	from, err := p.proc(ln.num, pos[0])
-	if err != nil {
-		return err
-	}
-	to, err := p.proc(ln.num, pos[1])
+	from, to, oneWay, err := p.linkEnds(ln, pos, "link A B [delay=DUR] ... (both ways) or link A -> B ... (one way)")
 	if err != nil {
 		return err
 	}
@@ -334,6 +452,25 @@ func (p *parser) cmdLink(ln line, a *args, pos []token) error {
 		p.s.links = append(p.s.links, linkDecl{to, from, l})
 	}
 	return nil
+}
+
+// linkEnds reads a link's two ends, "A B" (both ways) or "A -> B" (one way): two
+// different processes.
+func (p *parser) linkEnds(ln line, pos []token, usage string) (from, to sim.ProcID, oneWay bool, err error) {
+	oneWay = len(pos) == 3 && pos[1].text == "->"
+	if oneWay {
+		pos = []token{pos[0], pos[2]}
+	}
+	if err = p.positional(ln, pos, 2, usage); err != nil {
+		return
+	}
+	if from, err = p.proc(ln.num, pos[0]); err != nil {
+		return
+	}
+	if to, err = p.proc(ln.num, pos[1]); err == nil && from == to {
+		err = p.err(ln.num, pos[1].col, "a link joins two processes", "name two different processes")
+	}
+	return
 }
 
 func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
@@ -348,7 +485,7 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 	}
 	k, ok := findKind(decl, kindName)
 	if !ok {
-		return p.err(ln.num, pos[1].col, "unknown "+decl+" kind "+strconv.Quote(kindName),
+		return p.err(ln.num, pos[1].col, "unknown "+decl+" kind "+quote(kindName),
 			decl+" kinds are: "+strings.Join(kindNames(decl), ", "))
 	}
 	want := 2
@@ -374,13 +511,9 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 		}
 		var ids []sim.ProcID
 		for _, n := range names {
-			id, err := p.proc(ln.num, token{text: n, col: t.col})
-			if err == nil && p.s.procs[id].kind.name != wantKind {
-				err = p.err(ln.num, t.col, key+"="+t.text+": "+n+" is not "+article(wantKind)+" "+wantKind+" process",
-					"declare one with: "+declOf(wantKind)+" NAME "+wantKind)
-			}
+			id, err := p.refName(ln.num, t, n, key, wantKind)
 			if err == nil && slices.Contains(ids, id) {
-				err = p.err(ln.num, t.col, key+"="+t.text+" names "+n+" twice", "name each process once")
+				err = p.err(ln.num, t.col, key+"="+short(t.text)+" names "+n+" twice", "name each process once")
 			}
 			if err != nil && refErr == nil {
 				refErr = err
@@ -392,30 +525,49 @@ func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
 	d.build = k.build(a, ref)
 	for _, key := range []string{"ensemble", "cluster"} { // a replicated service lists its members, this one included
 		if t, ok := a.kv[key]; ok && refErr == nil && !slices.Contains(strings.Split(t.text, ","), ln.toks[1].text) {
-			refErr = p.err(ln.num, t.col, key+"="+t.text+" does not name "+ln.toks[1].text+" itself",
+			refErr = p.err(ln.num, t.col, key+"="+short(t.text)+" does not name "+ln.toks[1].text+" itself",
 				"list every member, this one included, the same on every line: "+key+"="+ln.toks[1].text+",...")
 		}
 	}
 	if t, ok := a.kv["peers"]; ok && refErr == nil && slices.Contains(strings.Split(t.text, ","), ln.toks[1].text) {
-		refErr = p.err(ln.num, t.col, "peers="+t.text+" names "+ln.toks[1].text+" itself", "list the other participants only")
+		refErr = p.err(ln.num, t.col, "peers="+short(t.text)+" names "+ln.toks[1].text+" itself", "list the other participants only")
 	}
 	if t, ok := a.kv["acceptors"]; ok && refErr == nil {
 		// Paxos counts a majority of the one set of acceptors: every proposer uses all.
-		var all []string
-		for _, d := range p.s.procs {
-			if d.kind.name == "paxos-acceptor" {
-				all = append(all, d.name)
-			}
-		}
-		named := strings.Split(t.text, ",")
-		if len(named) != len(all) {
-			refErr = p.err(ln.num, t.col, "acceptors="+t.text+" is not every acceptor", "Paxos needs one set of acceptors, the same for every proposer: acceptors="+strings.Join(all, ","))
+		all := p.namesOf("paxos-acceptor")
+		if len(strings.Split(t.text, ",")) != len(all) {
+			refErr = p.err(ln.num, t.col, "acceptors="+short(t.text)+" is not every acceptor", "Paxos needs one set of acceptors, the same for every proposer: acceptors="+short(strings.Join(all, ",")))
 		}
 	}
 	if t, ok := a.kv["replica-of"]; ok && t.text == ln.toks[1].text && refErr == nil {
 		refErr = p.err(ln.num, t.col, ln.toks[1].text+" cannot replicate itself", "name its master: replica-of=MASTER")
 	}
 	return refErr
+}
+
+// refName reads name n of argument t (key=NAME or key=NAME,NAME...): a declared
+// process of kind wantKind.
+func (p *parser) refName(ln int, t token, n, key, wantKind string) (sim.ProcID, error) {
+	id, ok := p.ids[n]
+	if ok && p.s.procs[id].kind.name == wantKind {
+		return id, nil
+	}
+	declare := "declare one with: " + declOf(wantKind) + " NAME " + wantKind
+	if ok {
+		return id, p.err(ln, t.col, key+"="+short(t.text)+": "+n+" is not "+article(wantKind)+" "+wantKind+" process", declare)
+	}
+	// Hints name the processes that would fit, not any process at all.
+	fits, hint := p.namesOf(wantKind), declare
+	if len(fits) > 0 {
+		hint = "declared " + wantKind + " processes: " + listed(fits)
+	}
+	switch {
+	case t.text == "":
+		return id, p.err(ln, t.col, key+"= names no "+wantKind+" process", hint)
+	case n == "":
+		return id, p.err(ln, t.col, key+"="+short(t.text)+" leaves out a name", hint)
+	}
+	return id, p.unknownProc(ln, token{text: n, col: t.col}, fits, hint)
 }
 
 // declOf is the declaring command of a kind (node, client or resource).
@@ -457,7 +609,7 @@ func (p *parser) cmdAt(ln line, _ *args, _ []token) error {
 	if err != nil {
 		return err
 	}
-	p.s.steps = append(p.s.steps, step{at: at, action: act})
+	p.s.steps = append(p.s.steps, step{at: at, col: ln.toks[1].col, action: act})
 	return nil
 }
 
@@ -503,7 +655,7 @@ func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.
 		}
 	}
 	if m.Kind == 0 {
-		return nil, 0, p.err(ln.num, ev.col, "unknown event "+strconv.Quote(ev.text), "events are: "+strings.Join(words, ", "))
+		return nil, 0, p.err(ln.num, ev.col, "unknown event "+quote(ev.text), "events are: "+strings.Join(words, ", "))
 	}
 	var after time.Duration
 	afterSeen := false
@@ -520,7 +672,7 @@ func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.
 		}
 		if k, _, ok := strings.Cut(t.text, "="); ok {
 			if k == "" {
-				return nil, 0, p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
+				return nil, 0, p.err(ln.num, t.col, "unexpected "+quote(t.text), "write "+usage)
 			}
 			hint := "when takes after=DUR before then"
 			if ln.toks[0].text == "note" {
@@ -529,10 +681,13 @@ func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.
 			if s := closest(k, []string{"after"}); s != "" {
 				hint = "did you mean after=? " + hint
 			}
-			return nil, 0, p.err(ln.num, t.col, "unknown argument "+k+" for "+ln.toks[0].text, hint)
+			return nil, 0, p.err(ln.num, t.col, "unknown argument "+short(k)+" for "+ln.toks[0].text, hint)
 		}
 		if m.Lock != "" {
-			return nil, 0, p.err(ln.num, t.col, "unexpected "+strconv.Quote(t.text), "write "+usage)
+			return nil, 0, p.err(ln.num, t.col, "unexpected "+quote(t.text), "write "+usage)
+		}
+		if err := p.word(ln.num, t, "lock"); err != nil {
+			return nil, 0, err
 		}
 		m.Lock = t.text
 	}
@@ -623,8 +778,11 @@ func (p *parser) cmdRun(ln line, a *args, pos []token) error {
 		return err
 	}
 	p.s.Until = a.dur("until", 0)
-	if t, ok := a.kv["until"]; ok && p.s.Until == 0 && a.first == nil {
-		a.fail(t.col, "until=0 ends the run before it starts", "write a time after 0, or run alone to run until nothing is left to happen")
+	if t, ok := a.kv["until"]; ok {
+		p.untilCol = t.col
+		if p.s.Until == 0 && a.first == nil {
+			a.fail(t.col, "until=0 ends the run before it starts", "write a time after 0, or run alone to run until nothing is left to happen")
+		}
 	}
 	return nil
 }
@@ -641,7 +799,7 @@ func (p *parser) cmdExpect(ln line, _ *args, pos []token) error {
 	case "verdict":
 		e.Kind = ExpectVerdict
 		if _, ok := check.ParseVerdict(name.text); !ok {
-			return p.err(ln.num, name.col, "unknown verdict "+strconv.Quote(name.text), "verdicts are SAFE, UNSAFE and STUCK")
+			return p.err(ln.num, name.col, "unknown verdict "+quote(name.text), "verdicts are SAFE, UNSAFE and STUCK")
 		}
 	case "violated", "holds", "n/a":
 		e.Kind = map[string]ExpectKind{"violated": ExpectViolated, "holds": ExpectHolds, "n/a": ExpectNA}[what.text]
@@ -650,7 +808,7 @@ func (p *parser) cmdExpect(ln line, _ *args, pos []token) error {
 			if s := closest(name.text, check.Names()); s != "" {
 				hint = "did you mean " + s + "? " + hint
 			}
-			return p.err(ln.num, name.col, "unknown invariant "+strconv.Quote(name.text), hint)
+			return p.err(ln.num, name.col, "unknown invariant "+quote(name.text), hint)
 		}
 	case "metric":
 		e.Kind = ExpectMetric
@@ -659,12 +817,15 @@ func (p *parser) cmdExpect(ln line, _ *args, pos []token) error {
 			return p.errAt(ln, len(ln.toks), "expect metric needs a value", "write expect metric NAME VALUE, like expect metric validity_ms 9893")
 		}
 		v, err := strconv.ParseFloat(pos[2].text, 64)
-		if err != nil {
-			return p.err(ln.num, pos[2].col, strconv.Quote(pos[2].text)+" is not a number", "write a number like 9893 or 0.5")
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return p.err(ln.num, pos[2].col, quote(pos[2].text)+" is not a number", "write a number like 9893 or 0.5")
+		}
+		if err := p.word(ln.num, name, "metric"); err != nil {
+			return err
 		}
 		e.Value = v
 	default:
-		return p.err(ln.num, what.col, "unknown expectation "+strconv.Quote(what.text), "write "+usage)
+		return p.err(ln.num, what.col, "unknown expectation "+quote(what.text), "write "+usage)
 	}
 	if err := p.positional(ln, pos, want, usage); err != nil {
 		return err
@@ -726,15 +887,15 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 		if verb.text == "clock-jump" {
 			act.Kind = sim.ActJump
 			act.Dur, err = time.ParseDuration(pos[1].text)
-			if err != nil || act.Dur == 0 || act.Dur > maxOffset || act.Dur < -maxOffset {
-				return act, p.err(ln.num, pos[1].col, strconv.Quote(pos[1].text)+" is not a clock jump",
-					"write a signed duration like +15s or -2s")
+			if err != nil || act.Dur == 0 || act.Dur > sim.MaxDuration || act.Dur < -sim.MaxDuration {
+				return act, p.err(ln.num, pos[1].col, quote(pos[1].text)+" is not a clock jump",
+					"write a signed duration like +15s or -2s, at most "+maxDurationText+" either way")
 			}
 		} else {
 			act.Kind = sim.ActDrift
 			act.PPM, err = strconv.ParseInt(pos[1].text, 10, 64)
 			if err != nil || act.PPM < -sim.MaxDriftPPM || act.PPM > sim.MaxDriftPPM {
-				return act, p.err(ln.num, pos[1].col, strconv.Quote(pos[1].text)+" is not a drift",
+				return act, p.err(ln.num, pos[1].col, quote(pos[1].text)+" is not a drift",
 					fmt.Sprintf("write parts per million from %d to %d, like 200", -sim.MaxDriftPPM, sim.MaxDriftPPM))
 			}
 		}
@@ -747,22 +908,9 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 		// A link's behaviour from now on: the network's settings with these
 		// changes (none: back to the network's settings).
 		const usage = "link A B [loss=P] [dup=P] [delay=DUR] [extra-delay=DUR] ... (both ways) or link A -> B ... (one way)"
-		act.Kind, act.OneWay = sim.ActLink, len(pos) == 3 && pos[1].text == "->"
-		if act.OneWay {
-			pos = []token{pos[0], pos[2]}
-		}
-		if err = p.positional(ln, pos, 2, usage); err != nil {
-			break
-		}
 		var from, to sim.ProcID
-		if from, err = p.proc(ln.num, pos[0]); err != nil {
-			break
-		}
-		if to, err = p.proc(ln.num, pos[1]); err != nil {
-			break
-		}
-		if from == to {
-			err = p.err(ln.num, pos[1].col, "a link joins two processes", "name two different processes")
+		act.Kind = sim.ActLink
+		if from, to, act.OneWay, err = p.linkEnds(ln, pos, usage); err != nil {
 			break
 		}
 		// From the pair's declared settings (or the network's), changed as given;
@@ -822,7 +970,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 	id, ok := p.ids[who.text]
 	if !ok {
 		hint := "actions are: crash, power-loss, shutdown, restart, pause, resume, clock-jump, clock-drift, partition, heal, link, failover, or CLIENT acquire|release|read|write"
-		return p.err(ln.num, who.col, "unknown action or process "+strconv.Quote(who.text), hint)
+		return p.err(ln.num, who.col, "unknown action or process "+quote(who.text), hint)
 	}
 	if p.s.procs[id].kind.decl != "client" {
 		return p.err(ln.num, who.col, who.text+" is not a client", "only clients take commands: acquire, release, read, write; begin (coordinators); propose (proposers)")
@@ -835,15 +983,15 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 	act.Kind, act.Proc = sim.ActCommand, id
 	if role := p.s.procs[id].kind.role; role != "client" && verb.text != "begin" && verb.text != "propose" {
 		take := map[string]string{"coordinator": "begin TXN", "proposer": "propose [VALUE]"}[role]
-		return p.err(ln.num, verb.col, who.text+" is a "+p.s.procs[id].kind.name+": it takes no "+verb.text, "write "+who.text+" "+take)
+		return p.err(ln.num, verb.col, who.text+" is a "+p.s.procs[id].kind.name+": it takes no "+short(verb.text), "write "+who.text+" "+take)
 	}
 	switch verb.text {
 	case "acquire":
 		if err := p.positional(ln, pos, 1, who.text+" acquire LOCK [ttl=DUR]"); err != nil {
 			return err
 		}
-		if pos[0].text == "" {
-			return p.err(ln.num, pos[0].col, "the lock has no name", "write "+who.text+" acquire L")
+		if err := p.word(ln.num, pos[0], "lock"); err != nil {
+			return err
 		}
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 		if t, ok := a.kv["ttl"]; ok && !slices.Contains([]string{"redis-lock", "redlock"}, p.s.procs[id].kind.name) {
@@ -854,7 +1002,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if t, ok := a.kv["ttl"]; ok {
 			d := a.dur("ttl", 0)
 			if d < time.Millisecond && a.first == nil {
-				a.fail(t.col, "ttl="+t.text+" is less than 1ms", "Redis TTLs are whole milliseconds")
+				a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds")
 			}
 			act.Msg.Opts = "PX" // the TTL in milliseconds, as SET writes it
 			act.Msg = act.Msg.WithN(int64(d / time.Millisecond))
@@ -874,15 +1022,20 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if p.s.procs[id].kind.role != want {
 			return p.err(ln.num, verb.col, who.text+" is not a "+want, "only 2pc and 3pc coordinators begin a transaction; only paxos proposers propose")
 		}
-		usage := who.text + " begin TXN"
+		usage, what := who.text+" begin TXN", "transaction"
 		if verb.text == "propose" {
-			usage = who.text + " propose [VALUE]"
+			usage, what = who.text+" propose [VALUE]", "value"
 			if len(pos) == 0 {
-				pos = append(pos, token{text: ""})
+				pos = append(pos, token{text: ""}) // no value of its own: the one in value=
 			}
 		}
 		if err := p.positional(ln, pos, 1, usage); err != nil {
 			return err
+		}
+		if pos[0].text != "" || verb.text == "begin" {
+			if err := p.word(ln.num, pos[0], what); err != nil {
+				return err
+			}
 		}
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	case "update":
@@ -892,13 +1045,19 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		if err := p.positional(ln, pos, 1, who.text+" update ROW"); err != nil {
 			return err
 		}
+		if err := p.word(ln.num, pos[0], "row"); err != nil {
+			return err
+		}
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
 	case "release":
 		if len(pos) > 1 {
-			return p.err(ln.num, pos[1].col, "unexpected "+strconv.Quote(pos[1].text), "write "+who.text+" release [LOCK]")
+			return p.err(ln.num, pos[1].col, "unexpected "+quote(pos[1].text), "write "+who.text+" release [LOCK]")
 		}
 		act.Msg = sim.Message{Op: verb.text}
 		if len(pos) == 1 {
+			if err := p.word(ln.num, pos[0], "lock"); err != nil {
+				return err
+			}
 			act.Msg.Key = pos[0].text
 		}
 	case "read", "write":
@@ -929,7 +1088,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 		}
 		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text, Opts: sim.ResourceOpts("", update)}
 	default:
-		return p.err(ln.num, verb.col, "unknown client command "+strconv.Quote(verb.text),
+		return p.err(ln.num, verb.col, "unknown client command "+quote(verb.text),
 			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update; coordinators: begin; proposers: propose)")
 	}
 	return a.err()

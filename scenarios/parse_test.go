@@ -184,31 +184,6 @@ expect metric acquisitions 1
 	}
 }
 
-// FuzzParse: no input makes the parser panic or hang, and whatever parses also runs
-// within its limits. Seeded with the catalogue:
-//
-//	go test ./scenarios -run '^$' -fuzz FuzzParse -fuzztime 60s
-func FuzzParse(f *testing.F) {
-	for _, s := range catalogue(f) {
-		src, _ := CatalogueSource(s.ID)
-		f.Add(src)
-	}
-	f.Add(base + "at 1s c1 acquire L ttl=1ms\nwhen c1 acquired then crash c1\n")
-	f.Fuzz(func(t *testing.T, src string) {
-		s, err := Parse("fuzz.scn", src)
-		if err != nil {
-			var pe *Error
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
-				t.Fatalf("error without a position: %v", err)
-			}
-			return
-		}
-		s.Limits.MaxEvents = min(s.Limits.MaxEvents, 20_000)
-		s.Limits.MaxTime = min(s.Limits.MaxTime, 10*time.Minute)
-		Run(s, RunOptions{})
-	})
-}
-
 // parseCase is a script and the error it must give: file:line:col: message, and
 // a word of the hint ("" want for a valid script that an earlier parser rejected).
 type parseCase struct {

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,8 +14,9 @@ import (
 	"github.com/locksim/locksim/tui/layout"
 )
 
-// SchemaVersion is the version of the JSON output (docs/json-output.md).
-const SchemaVersion = 1
+// SchemaVersion is the version of the JSON output (docs/json-output.md). 2 added
+// the event list (`--events`).
+const SchemaVersion = 2
 
 // ReproduceCommand is the command that reproduces this run, seed included.
 func (r *Result) ReproduceCommand() string {
@@ -31,20 +34,23 @@ func (s *Scenario) arg() string {
 
 // TextOptions shape the text output.
 type TextOptions struct {
-	Full bool // every event and row, however long the run
+	Full  bool // every event and row, however long the run
+	Width int  // fit the timeline into this many columns; 0: unlimited
 }
 
-// Rows shown of a long run's event log and timeline, unless Full.
+// CutHead and CutTail are the rows a long run shows of its event log and
+// timeline, unless Full: its first CutHead and last CutTail. The exports cut
+// where the text does.
 const (
-	textHead = 300
-	textTail = 60
+	CutHead = 300
+	CutTail = 60
 )
 
 // WriteText writes the run as `locksim run` prints it: the lesson, the event log
 // with true time and each process's own clock, the timeline, the verdict, metrics
 // and expectations. A long run shows its beginning and end (and every violation).
 func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
-	head, tail := textHead, textTail
+	head, tail := CutHead, CutTail
 	if opt.Full {
 		head, tail = 0, 0
 	}
@@ -58,8 +64,12 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	if err := r.Trace.WriteNarrated(w, head, tail); err != nil {
 		return err
 	}
-	p("\nTimeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):\n")
-	if err := layout.New(r.Trace, &r.Report).WriteElided(w, head, tail); err != nil {
+	heading := "Timeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):"
+	if opt.Width > 0 {
+		heading = strings.Join(sim.Wrap(heading, opt.Width), "\n")
+	}
+	p("\n%s\n", heading)
+	if err := layout.New(r.Trace, &r.Report).WriteFitted(w, head, tail, opt.Width); err != nil {
 		return err
 	}
 	p("\nVerdict: %s", r.Report.Verdict)
@@ -115,7 +125,7 @@ const CompareColumnWidth = 10
 // with ≠ before the rows only one run has, then those rows' sentences. A long
 // comparison shows its beginning and end and every difference.
 func WriteCompare(w io.Writer, a, b *Result, opt TextOptions) error {
-	head, tail := textHead, textTail
+	head, tail := CutHead, CutTail
 	if opt.Full {
 		head, tail = 0, 0
 	}
@@ -229,11 +239,44 @@ func (r *Result) JSON() JSONResult {
 	return out
 }
 
-// WriteJSON writes the run's JSON form, indented, with a final newline.
-func (r *Result) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r.JSON())
+// JSONOptions shape the JSON output.
+type JSONOptions struct {
+	Events bool // add event_list, every event of the trace
+}
+
+// WriteJSON writes the run's JSON form, indented, with a final newline. The event
+// list, when asked for, comes last with one event per line, so that a reader can
+// grep it and a million events stream out without being held.
+func (r *Result) WriteJSON(w io.Writer, opt JSONOptions) error {
+	head, err := json.MarshalIndent(r.JSON(), "", "  ")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	if !opt.Events {
+		bw.Write(head)
+		bw.WriteString("\n")
+		return bw.Flush()
+	}
+	bw.Write(bytes.TrimSuffix(head, []byte("\n}")))
+	bw.WriteString(",\n  \"event_list\": [")
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false) // "c1->r1", not "c1-\u003er1"
+	sep := "\n    "
+	err = EachEvent(r.Trace, &r.Report, func(je *JSONEvent) error {
+		line.Reset()
+		err := enc.Encode(je)
+		bw.WriteString(sep)
+		bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		sep = ",\n    "
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
 }
 
 // listWords joins words as a sentence does: "a", "a and b", "a, b and c".

@@ -13,6 +13,7 @@ type Scenario struct {
 	File     string // where it was read from ("catalogue/redis-happy.scn")
 	Summary  string // the first line of the teaching paragraph
 	Teaching string // the whole teaching paragraph
+	Source   string // the scenario's text, as read (the HTML export shows it)
 	Protocol string
 	Seed     uint64
 	Limits   sim.Limits
@@ -45,6 +46,7 @@ type procDecl struct {
 // step is one scheduled action: at a time, or when an observation matches.
 type step struct {
 	at      time.Duration
+	col     int // the column of at's time, for errors
 	when    *sim.Match
 	after   time.Duration
 	action  sim.Action

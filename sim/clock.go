@@ -28,8 +28,15 @@ func (c *Clock) Read(t Time) LocalTime {
 	return LocalTime{Wall: c.Offset + mono + c.jumped, Mono: mono}
 }
 
+// maxJumped bounds the sum of a clock's jumps (a million hours either way), so that
+// wall readings, and the deadlines protocols compute from them, never overflow
+// however many jumps a scenario makes.
+const maxJumped = 1_000_000 * time.Hour
+
 // Jump moves the wall reading by d (an NTP step, an operator's date command).
-func (c *Clock) Jump(d time.Duration) { c.jumped += d }
+func (c *Clock) Jump(d time.Duration) {
+	c.jumped = min(max(satAdd(c.jumped, d), -maxJumped), maxJumped)
+}
 
 // SetDrift changes the drift rate from true time t on, keeping readings continuous.
 func (c *Clock) SetDrift(t Time, ppm int64) {

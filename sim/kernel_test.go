@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -227,6 +228,7 @@ func TestLimitsEndTheRun(t *testing.T) {
 	}{
 		{Limits{MaxEvents: 50, MaxTime: time.Hour, MaxQueue: 100}, EndEventLimit},
 		{Limits{MaxEvents: 1e6, MaxTime: 20 * time.Millisecond, MaxQueue: 100}, EndTimeLimit},
+		{Limits{MaxEvents: 1e6, MaxTime: time.Hour, MaxQueue: 100, MaxMemory: 1 << 20}, EndMemoryLimit},
 	} {
 		w, a, b := twoEchoes(Config{Limits: tc.lim})
 		w.Schedule(0, cmd(a, "ping", int64(b), 1e9)) // an endless rally
@@ -398,5 +400,53 @@ func TestTraceClockAtMatchesTheLiveClock(t *testing.T) {
 	}
 	if got := tr.ClockAt(p, Time(2500*time.Millisecond)); got.Wall-got.Mono != 16*time.Second {
 		t.Fatalf("wall - mono at 2.5 s = %v, want the offset plus the jump, 16 s", got.Wall-got.Mono)
+	}
+}
+
+// The memory budget is an outcome like the event limit: the run stops as soon as its
+// estimate passes the budget (by at most one step and the end event), at the same
+// event on every run of the seed, and a
+// budget no run can meet is visible before the run (MinMemory).
+func TestTheMemoryBudgetEndsTheRunBeforeItIsPassed(t *testing.T) {
+	lim := Limits{MaxEvents: 1e6, MaxTime: time.Hour, MaxQueue: 100, MaxMemory: 1 << 20}
+	var lens []int
+	for range 2 {
+		w, a, b := twoEchoes(Config{Limits: lim, Snapshots: true})
+		w.Schedule(0, cmd(a, "ping", int64(b), 1e9))
+		tr := w.Run()
+		if tr.EndReason != EndMemoryLimit || w.memory() > lim.MaxMemory+1<<10 {
+			t.Fatalf("ended by %s with an estimate of %d bytes, want memory-limit within %d", tr.EndReason, w.memory(), lim.MaxMemory)
+		}
+		lens = append(lens, tr.Len())
+	}
+	if lens[0] != lens[1] || lens[0] < 1000 {
+		t.Fatalf("the budget stopped the runs at %v events: want the same, and more than a handful", lens)
+	}
+	lim.MaxEvents = lens[0]
+	if lim.MinMemory(2) > lim.MaxMemory {
+		t.Errorf("MinMemory %d: a run reached %d events within %d bytes", lim.MinMemory(2), lim.MaxEvents, lim.MaxMemory)
+	}
+	lim.MaxEvents = int(lim.MaxMemory / eventBytes) // every event costs at least its own size, twice
+	if lim.MinMemory(2) <= lim.MaxMemory {
+		t.Errorf("MinMemory %d: %d events cannot fit in %d bytes", lim.MinMemory(2), lim.MaxEvents, lim.MaxMemory)
+	}
+}
+
+// The network keeps state only for the links that need it: ten thousand processes
+// where one pair talks cost two links, not a hundred million.
+func TestTheNetworkIsSparse(t *testing.T) {
+	w := NewWorld(Config{})
+	for i := range 10_000 {
+		w.AddProcess(fmt.Sprint("p", i), "test", Clock{}, newEcho)
+	}
+	w.Network().SetDefault(Link{Delay: time.Millisecond})
+	w.Network().SetLink(5, 6, Link{Delay: 2 * time.Millisecond})
+	w.Schedule(0, cmd(0, "ping", 9999, 2))
+	w.Schedule(0, Action{Kind: ActPartition, A: []ProcID{7}, B: []ProcID{8}, OneWay: true})
+	if tr := w.Run(); tr.EndReason != EndQuiescent {
+		t.Fatalf("ended by %s", tr.EndReason)
+	}
+	if n := len(w.net.links); n != 4 { // 0->9999, 9999->0, the declared 5->6, the cut 7->8
+		t.Fatalf("the network keeps %d links, want 4", n)
 	}
 }

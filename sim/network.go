@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -73,15 +74,27 @@ func (l Link) Validate() error {
 	return nil
 }
 
-// Network holds the link settings and the partitions between n processes.
+// Network holds the link settings and the partitions between the processes. It
+// keeps state only for the links that need it (those the scenario or a fault set,
+// those cut, and those that carried a message), so a world of ten thousand
+// processes costs what its traffic costs, not a hundred million links.
 type Network struct {
 	def       Link
 	overrides []linkOverride
-	n         int
-	links     []Link // n*n, built when the run starts
-	cut       []bool // n*n: cut[from*n+to] drops from's messages to to
-	last      []Time // n*n: the latest arrival queued on each link (FIFO)
+	links     map[linkKey]*linkState
+	cuts      int // links cut now: while none is, no lookup is needed to check
 	rng       *rand.Rand
+}
+
+type linkKey uint64
+
+func keyOf(from, to ProcID) linkKey { return linkKey(uint32(from))<<32 | linkKey(uint32(to)) }
+
+// linkState is one directed link that differs from the default or carried traffic.
+type linkState struct {
+	link Link
+	cut  bool
+	last Time // the latest arrival queued on the link (FIFO)
 }
 
 type linkOverride struct {
@@ -98,25 +111,33 @@ func (n *Network) SetLink(from, to ProcID, l Link) {
 }
 
 // setLive changes a link during the run (an ActLink fault).
-func (n *Network) setLive(from, to ProcID, l Link) { n.links[int(from)*n.n+int(to)] = l }
+func (n *Network) setLive(from, to ProcID, l Link) { n.state(from, to).link = l }
 
-func (n *Network) build(procs int, rng *rand.Rand) {
-	n.n, n.rng = procs, rng
-	n.links = make([]Link, procs*procs)
-	n.cut = make([]bool, procs*procs)
-	n.last = make([]Time, procs*procs)
-	for i := range n.links {
-		n.links[i] = n.def
-	}
+func (n *Network) build(rng *rand.Rand) {
+	n.rng = rng
+	n.links = map[linkKey]*linkState{}
 	for _, o := range n.overrides {
-		n.links[int(o.from)*procs+int(o.to)] = o.link
+		n.state(o.from, o.to).link = o.link
 	}
 }
 
-// arrival draws when a message sent at now arrives, or reports it lost. Only links
-// with randomness draw from the stream, so a fixed network consumes no randomness.
-func (n *Network) arrival(from, to ProcID, now Time) (at Time, lost bool) {
-	d, reordered, lost := n.delay(from, to)
+// state returns the link's state, made from the default on first use.
+func (n *Network) state(from, to ProcID) *linkState {
+	k := keyOf(from, to)
+	st := n.links[k]
+	if st == nil {
+		st = &linkState{link: n.def}
+		n.links[k] = st
+	}
+	return st
+}
+
+// arrival draws when a message sent at now on link st arrives, or reports it
+// lost. Only links with randomness draw from the stream, so a
+// fixed network consumes no randomness. A message never arrives before now: every
+// delay is at least 0 and sums saturate rather than wrap.
+func (n *Network) arrival(st *linkState, now Time) (at Time, lost bool) {
+	d, reordered, lost := n.delay(&st.link)
 	if lost {
 		return 0, true
 	}
@@ -124,48 +145,72 @@ func (n *Network) arrival(from, to ProcID, now Time) (at Time, lost bool) {
 	if reordered {
 		return at, false // held back: later messages may overtake it
 	}
-	i := int(from)*n.n + int(to)
-	at = max(at, n.last[i])
-	n.last[i] = at
+	at = max(at, st.last)
+	st.last = at
 	return at, false
 }
 
-func (n *Network) delay(from, to ProcID) (d time.Duration, reordered, lost bool) {
-	l := &n.links[int(from)*n.n+int(to)]
+// maxDraw is the largest bound a uniform draw takes: Int64N(n+1) needs n+1 to fit.
+const maxDraw = math.MaxInt64 - 1
+
+func (n *Network) delay(l *Link) (d time.Duration, reordered, lost bool) {
 	if l.Loss > 0 && n.rng.Float64() < l.Loss {
 		return 0, false, true
 	}
-	d = l.Delay
+	d = max(l.Delay, 0)
 	switch l.Dist {
 	case DelayUniform:
 		if l.Jitter > 0 {
-			d += time.Duration(n.rng.Int64N(int64(l.Jitter) + 1))
+			d = satAdd(d, time.Duration(n.rng.Int64N(int64(min(l.Jitter, maxDraw))+1)))
 		}
 	case DelayExp:
-		d += time.Duration(n.rng.ExpFloat64() * float64(l.Jitter))
+		if l.Jitter > 0 {
+			d = satAdd(d, durationOf(n.rng.ExpFloat64()*float64(l.Jitter)))
+		}
 	}
 	if l.Reorder > 0 && n.rng.Float64() < l.Reorder {
 		rd := l.ReorderDelay
-		if rd == 0 {
-			rd = max(10*l.Delay, time.Millisecond)
+		if rd <= 0 { // 10 x the delay, at least 1 ms
+			rd = math.MaxInt64
+			if l.Delay <= math.MaxInt64/10 {
+				rd = max(10*l.Delay, time.Millisecond)
+			}
 		}
-		d += time.Duration(n.rng.Int64N(int64(rd) + 1))
+		d = satAdd(d, time.Duration(n.rng.Int64N(int64(min(rd, maxDraw))+1)))
 		reordered = true
 	}
 	return d, reordered, false
 }
 
-func (n *Network) duplicate(from, to ProcID) bool {
-	l := &n.links[int(from)*n.n+int(to)]
-	return l.Dup > 0 && n.rng.Float64() < l.Dup
+func (n *Network) duplicate(st *linkState) bool {
+	return st.link.Dup > 0 && n.rng.Float64() < st.link.Dup
 }
 
-func (n *Network) isCut(from, to ProcID) bool { return n.cut[int(from)*n.n+int(to)] }
-
-func (n *Network) setCut(from, to ProcID, v bool) { n.cut[int(from)*n.n+int(to)] = v }
-
-func (n *Network) healAll() {
-	for i := range n.cut {
-		n.cut[i] = false
+func (n *Network) isCut(from, to ProcID) bool {
+	if n.cuts == 0 {
+		return false
 	}
+	st := n.links[keyOf(from, to)]
+	return st != nil && st.cut
+}
+
+func (n *Network) setCut(from, to ProcID, v bool) {
+	st := n.state(from, to)
+	if st.cut != v {
+		st.cut = v
+		if v {
+			n.cuts++
+		} else {
+			n.cuts--
+		}
+	}
+}
+
+// healAll restores every cut link (the order of the map does not matter: each
+// link is only uncut).
+func (n *Network) healAll() {
+	for _, st := range n.links {
+		st.cut = false
+	}
+	n.cuts = 0
 }

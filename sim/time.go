@@ -22,6 +22,28 @@ func (t Time) Add(d time.Duration) Time {
 	return t + Time(d)
 }
 
+// satAdd is a+b, saturating at the largest and smallest durations instead of
+// wrapping around: a sum of huge delays must stay huge, never turn into the past.
+func satAdd(a, b time.Duration) time.Duration {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
+}
+
+// durationOf converts a non-negative float number of nanoseconds, saturating at
+// the largest duration (a float conversion out of range gives any value at all).
+func durationOf(ns float64) time.Duration {
+	if ns >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
+}
+
 // Ms is t in milliseconds, the unit of the JSON output.
 func (t Time) Ms() float64 { return float64(t) / 1e6 }
 

@@ -32,6 +32,7 @@ type Trace struct {
 	msgs        chunked[Message] // sent and commanded messages, by index
 	strs        []string         // notes and state snapshots
 	intern      map[string]int32 // notes, which repeat ("partition", timer names)
+	bytes       int64            // what the tables above hold, as memory.go estimates it
 }
 
 // ClockAt is process p's clock reading at true time t, as the run left it.
@@ -100,7 +101,22 @@ func (t *Trace) State(e *Event) string {
 	return t.strs[e.state]
 }
 
-func (t *Trace) addMsg(m *Message) int32 { return int32(t.msgs.add(*m)) }
+// The trace's tables grow only through these, which keep its memory estimate.
+
+func (t *Trace) addEvent(ev Event) int {
+	t.bytes += eventBytes
+	return t.events.add(ev)
+}
+
+func (t *Trace) addObs(o Observation) {
+	t.bytes += obsSize(&o)
+	t.Obs = append(t.Obs, o)
+}
+
+func (t *Trace) addMsg(m *Message) int32 {
+	t.bytes += msgSize(m)
+	return int32(t.msgs.add(*m))
+}
 
 func (t *Trace) internNote(s string) int32 {
 	if i, ok := t.intern[s]; ok {
@@ -115,6 +131,7 @@ func (t *Trace) internNote(s string) int32 {
 }
 
 func (t *Trace) addString(s string) int32 {
+	t.bytes += strBytes + int64(len(s))
 	t.strs = append(t.strs, s)
 	return int32(len(t.strs) - 1)
 }

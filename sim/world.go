@@ -67,6 +67,9 @@ func NewWorld(cfg Config) *World {
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits()
 	}
+	if cfg.Limits.MaxMemory == 0 {
+		cfg.Limits.MaxMemory = DefaultMaxMemory
+	}
 	return &World{cfg: cfg, streams: NewStreams(cfg.Seed)}
 }
 
@@ -132,7 +135,7 @@ func (w *World) start() {
 	for i := range w.procs {
 		w.trace.Clocks = append(w.trace.Clocks, w.procs[i].clock)
 	}
-	w.net.build(len(w.procs), w.streams.Stream("network"))
+	w.net.build(w.streams.Stream("network"))
 	for i := range w.procs {
 		s := &w.procs[i]
 		s.env = Env{ID: ProcID(i), Name: s.name, Names: names, Rand: w.streams.Stream("proc/" + s.name)}
@@ -171,6 +174,9 @@ func (w *World) next() {
 		return
 	case w.q.len() > lim.MaxQueue:
 		w.end(EndQueueLimit, fmt.Sprintf("queue limit %d exceeded", lim.MaxQueue))
+		return
+	case w.memory() > lim.MaxMemory:
+		w.end(EndMemoryLimit, "memory limit "+FormatBytes(lim.MaxMemory)+" reached")
 		return
 	case w.q.peek().at > Time(lim.MaxTime):
 		w.now = Time(lim.MaxTime)
@@ -298,7 +304,7 @@ func (w *World) noted(e Event, s string) Event {
 	return e
 }
 
-func (w *World) record(ev Event) int { return w.trace.events.add(ev) }
+func (w *World) record(ev Event) int { return w.trace.addEvent(ev) }
 
 func (w *World) apply(p ProcID, idx int) {
 	s := &w.procs[p]
@@ -316,7 +322,7 @@ func (w *World) apply(p ProcID, idx int) {
 	for i := range out.obs {
 		o := out.obs[i]
 		o.At, o.Event, o.Proc = w.now, idx, p
-		w.trace.Obs = append(w.trace.Obs, o)
+		w.trace.addObs(o)
 		w.fireTriggers(&o)
 	}
 }
@@ -333,7 +339,8 @@ func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
 		w.recordDrop(&send, "partition")
 		return
 	}
-	at, lost := w.net.arrival(from, to, w.now)
+	link := w.net.state(from, to)
+	at, lost := w.net.arrival(link, w.now)
 	if !lost {
 		send.Dur = time.Duration(at - w.now)
 	}
@@ -343,8 +350,8 @@ func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
 		return
 	}
 	w.queueMessage(from, to, send.msg, send.MsgID, at)
-	if w.net.duplicate(from, to) {
-		if at2, lost := w.net.arrival(from, to, w.now); !lost {
+	if w.net.duplicate(link) {
+		if at2, lost := w.net.arrival(link, w.now); !lost {
 			w.queueMessage(from, to, send.msg, send.MsgID, at2)
 		}
 	}
@@ -371,7 +378,7 @@ func (w *World) setTimer(p ProcID, t timerOp) {
 	}
 	at := activeTimer{id: t.id, wall: t.wall, deadline: t.after}
 	if !t.wall {
-		at.deadline = s.clock.Read(w.now).Mono + t.after
+		at.deadline = satAdd(s.clock.Read(w.now).Mono, t.after)
 	}
 	s.timers = append(s.timers, at)
 	w.armTimer(p, &s.timers[len(s.timers)-1])
@@ -382,9 +389,9 @@ func (w *World) setTimer(p ProcID, t timerOp) {
 func (w *World) armTimer(p ProcID, t *activeTimer) {
 	s := &w.procs[p]
 	now := s.clock.Read(w.now)
-	d := t.deadline - now.Mono
+	d := satAdd(t.deadline, -now.Mono)
 	if t.wall {
-		d = t.deadline - now.Wall
+		d = satAdd(t.deadline, -now.Wall)
 	}
 	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
 	t.seq = w.seq

@@ -21,6 +21,11 @@ type Options struct {
 	Plain     bool // NO_COLOR
 	Width     int  // initial size, before the first WindowSizeMsg (tests)
 	Height    int
+
+	// AskBackground asks the terminal for its background colour, and the styles
+	// follow the answer (Dark until it comes). The answer arrives like a key: a
+	// terminal that never answers delays nothing, and loses no key typed meanwhile.
+	AskBackground bool
 }
 
 // App is the root model: the only one that talks to the program. It routes each
@@ -75,8 +80,13 @@ func (a *App) resize() {
 	}
 }
 
-// Init starts nothing: the runs are already finished.
-func (a *App) Init() tea.Cmd { return nil }
+// Init starts nothing but the background query: the runs are already finished.
+func (a *App) Init() tea.Cmd {
+	if a.opt.AskBackground && !a.opt.Plain {
+		return tea.RequestBackgroundColor
+	}
+	return nil
+}
 
 // Update routes a message to the screen in front.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -85,6 +95,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
 		a.resize()
+		return a, nil
+	case tea.BackgroundColorMsg:
+		a.com.Styles = NewStyles(msg.IsDark(), a.opt.Plain)
 		return a, nil
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {

@@ -86,7 +86,7 @@ found, 2 on bad input.`)
 	if len(pos) != 1 {
 		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(explore.Presets(), ", "))
 	}
-	if err := checkFormat(o.format); err != nil {
+	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
 	cfg, err := exploreConfig(pos[0], &o)
@@ -193,12 +193,12 @@ func kindNames() string {
 // exploreConfig loads the target and reads the flags that shape the search.
 func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	var tpl *explore.Template
-	if st, err := os.Stat(target); err == nil && !st.IsDir() {
-		src, err := os.ReadFile(target)
+	if st, err := os.Stat(target); err == nil && (!st.IsDir() || !slices.Contains(explore.Presets(), target)) {
+		src, err := scenarios.ReadSource(target)
 		if err != nil {
-			return nil, errors.Wrapf(err, "reading %s", target)
+			return nil, usageError{err}
 		}
-		if tpl, err = explore.FromSource(target, string(src)); err != nil {
+		if tpl, err = explore.FromSource(target, src); err != nil {
 			return nil, usageError{err}
 		}
 	} else if tpl, err = explore.Preset(target); err != nil {

@@ -20,7 +20,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return usagef("list takes no arguments (got %q)", pos[0])
 	}
-	if err := checkFormat(*format); err != nil {
+	if err := checkFormat(*format, "text", "json"); err != nil {
 		return err
 	}
 	cat, err := scenarios.Catalogue()

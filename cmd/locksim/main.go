@@ -7,7 +7,8 @@
 //	locksim verify [ID|FILE]   run scenarios and compare them with their expectations
 //	locksim explore TARGET     random fault schedules, shrunk to a replayable scenario
 //
-// Exit codes: 0 every expectation held; 1 an expectation failed; 2 bad input or usage.
+// Exit codes: 0 every expectation held; 1 an expectation failed; 2 bad input or usage;
+// 3 the output could not be written, or locksim failed inside (a bug to report).
 package main
 
 import (
@@ -15,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/pkg/errors"
@@ -22,9 +25,10 @@ import (
 
 // Exit codes, as docs/architecture.md fixes them.
 const (
-	exitOK    = 0
-	exitFail  = 1
-	exitUsage = 2
+	exitOK       = 0
+	exitFail     = 1
+	exitUsage    = 2
+	exitInternal = 3 // the output could not be written, or a bug
 )
 
 // usageError is bad input or usage: exit 2.
@@ -50,48 +54,115 @@ func subcommands() []subcommand {
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run is main without the process: it returns the exit code.
-func run(args []string, stdout, stderr io.Writer) int {
+// run is main without the process: it returns the exit code. Whatever the
+// subcommand, an output that could not be written ends with exit 3, and so does a
+// panic, which is a bug: it is reported with what to send, without a goroutine
+// dump unless LOCKSIM_DEBUG is set.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = report(internalError{r, debug.Stack(), args}, stderr)
+		}
+	}()
+	out := &checkedWriter{w: stdout}
+	err := dispatch(args, out, stderr)
+	if out.err != nil {
+		err = outputError{out.err}
+	}
+	return report(err, stderr)
+}
+
+// dispatch runs what args ask for: a subcommand, the help, or the browser.
+func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		if terminal() {
-			return report(browse(stdout), stderr)
+			return browse()
 		}
 		if err := cmdList(nil, stdout, stderr); err != nil {
-			return report(err, stderr)
+			return err
 		}
 		fmt.Fprintln(stdout)
 		usage(stdout)
-		return exitOK
+		return nil
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
 		usage(stdout)
-		return exitOK
+		return nil
 	}
 	for _, c := range subcommands() {
 		if c.name == args[0] {
-			return report(c.run(args[1:], stdout, stderr), stderr)
+			return c.run(args[1:], stdout, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "locksim: unknown command %q\n", args[0])
 	usage(stderr)
-	return exitUsage
+	return usageShown{}
 }
 
 func report(err error, stderr io.Writer) int {
 	switch e := err.(type) {
-	case nil:
+	case nil, helpShown:
 		return exitOK
+	case usageShown:
+		return exitUsage
 	case failError:
 		fmt.Fprintln(stderr, "locksim: "+e.Error())
 		return exitFail
-	case helpShown:
-		return exitOK
+	case outputError, internalError:
+		fmt.Fprintln(stderr, "locksim: "+e.Error())
+		return exitInternal
 	default:
 		fmt.Fprintln(stderr, "locksim: "+e.Error())
 		return exitUsage
 	}
 }
+
+// checkedWriter keeps the first error writing the output (a full disk, a closed
+// pipe), so that no subcommand can lose its output and still exit 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.err = err
+	return n, err
+}
+
+// outputError is output that could not be written: exit 3.
+type outputError struct{ err error }
+
+func (e outputError) Error() string { return "cannot write the output: " + e.err.Error() }
+
+// internalError is a panic inside locksim: exit 3, with what a bug report needs.
+type internalError struct {
+	value any
+	stack []byte
+	args  []string
+}
+
+func (e internalError) Error() string {
+	s := fmt.Sprintf("internal error: %v\n  this is a bug in locksim. Please report it with the scenario file and this command\n  (its seed is the scenario's own unless --seed is given): locksim %s",
+		e.value, strings.Join(e.args, " "))
+	switch {
+	case len(e.stack) == 0:
+	case os.Getenv("LOCKSIM_DEBUG") != "":
+		s += "\n\n" + string(e.stack)
+	default:
+		s += "\n  (set LOCKSIM_DEBUG=1 to print where it failed)"
+	}
+	return s
+}
+
+// usageShown is a usage error whose message is already printed: exit 2.
+type usageShown struct{}
+
+func (usageShown) Error() string { return "usage" }
 
 // failError means an expectation failed: exit 1.
 type failError struct{ error }
@@ -109,7 +180,8 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run `locksim COMMAND --help` for a command's flags. Exit codes: 0 every")
-	fmt.Fprintln(w, "expectation held, 1 an expectation failed, 2 bad input or usage.")
+	fmt.Fprintln(w, "expectation held, 1 an expectation failed, 2 bad input or usage, 3 the output")
+	fmt.Fprintln(w, "could not be written or locksim failed inside (a bug: please report it).")
 	fmt.Fprintln(w, "Docs: docs/README.md. Try: locksim run redis-del-after-expiry")
 }
 
@@ -158,9 +230,10 @@ func newFlagSet(name, synopsis, about string) *flag.FlagSet {
 	return fs
 }
 
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return usagef("--format %q: expected text or json", f)
+// checkFormat accepts one of a command's output formats.
+func checkFormat(f string, formats ...string) error {
+	if !slices.Contains(formats, f) {
+		return usagef("--format %q: expected %s", f, strings.Join(formats, ", "))
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func TestListShowsTheCatalogue(t *testing.T) {
 		SchemaVersion int              `json:"schema_version"`
 		Scenarios     []map[string]any `json:"scenarios"`
 	}
-	if err := json.Unmarshal([]byte(js), &list); err != nil || len(list.Scenarios) < 4 || list.SchemaVersion != 1 {
+	if err := json.Unmarshal([]byte(js), &list); err != nil || len(list.Scenarios) < 4 || list.SchemaVersion != scenarios.SchemaVersion {
 		t.Fatalf("list --format json: %v %s", err, js)
 	}
 }
@@ -122,7 +122,7 @@ func TestVerdictsOfTheCatalogue(t *testing.T) {
 	if r = runJSONOf(t, "redis-restart-no-persistence"); r.Verdict != "UNSAFE" {
 		t.Errorf("redis-restart-no-persistence: %s", r.Verdict)
 	}
-	if r.SchemaVersion != 1 || r.Events == 0 || len(r.TraceSHA256) != 64 || len(r.Expectations) == 0 || r.Metrics == nil {
+	if r.SchemaVersion != scenarios.SchemaVersion || r.Events == 0 || len(r.TraceSHA256) != 64 || len(r.Expectations) == 0 || r.Metrics == nil {
 		t.Errorf("JSON misses fields: %+v", r)
 	}
 }
@@ -219,24 +219,41 @@ func TestBuiltBinaryExitCodes(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
+	// Issue 15: a full disk, a directory, a device that never ends.
+	full, _ := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if full != nil {
+		defer full.Close()
+	}
 	for _, tc := range []struct {
-		args []string
-		code int
+		args      []string
+		toDevFull bool
+		code      int
+		want      string
 	}{
-		{[]string{"verify"}, 0},
-		{[]string{"run", write(t, "typo.scn", typo)}, 2},
-		{[]string{"run", "no-such-scenario"}, 2},
+		{[]string{"verify"}, false, 0, ""},
+		{[]string{"run", write(t, "typo.scn", typo)}, false, 2, "unknown argument tll"},
+		{[]string{"run", "no-such-scenario"}, false, 2, "neither a catalogue id nor a file"},
+		{[]string{"verify"}, true, 3, "cannot write the output"},
+		{[]string{"explore", "redis", "--runs", "1", "--out", t.TempDir()}, true, 3, "cannot write the output"},
+		{[]string{"run", t.TempDir()}, false, 2, "is a directory"},
+		{[]string{"run", "/dev/zero"}, false, 2, "does not end within 4MB"},
 	} {
+		if tc.toDevFull && full == nil {
+			continue // no /dev/full here
+		}
 		cmd := exec.Command(bin, tc.args...)
 		var errs bytes.Buffer
 		cmd.Stderr = &errs
+		if tc.toDevFull {
+			cmd.Stdout = full
+		}
 		err := cmd.Run()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
 		}
-		if code != tc.code || strings.Contains(errs.String(), "goroutine ") {
-			t.Errorf("locksim %v: exit %d, want %d; stderr:\n%s", tc.args, code, tc.code, errs.String())
+		if code != tc.code || !strings.Contains(errs.String(), tc.want) || strings.Contains(errs.String(), "goroutine ") {
+			t.Errorf("locksim %v: exit %d, want %d and %q; stderr:\n%s", tc.args, code, tc.code, tc.want, errs.String())
 		}
 	}
 }

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"flag"
 	"io"
+	"os"
+	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/tui"
+	"github.com/locksim/locksim/tui/export"
 )
 
 // seedFlag is an optional --seed: unset means the scenario's own.
@@ -36,18 +43,39 @@ func (s *seedFlag) ptr() *uint64 {
 	return &s.v
 }
 
+// useBudget tells Go's garbage collector the memory budget of the scenarios about
+// to run (their limit memory=), so that it collects harder before the process
+// grows past it instead of letting the heap double. The run itself stops at
+// the budget (sim/memory.go); this keeps what the machine sees close to it.
+func useBudget(ss ...*scenarios.Scenario) {
+	var most int64
+	for _, s := range ss {
+		if s != nil {
+			most = max(most, s.Limits.MaxMemory)
+		}
+	}
+	debug.SetMemoryLimit(most)
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json] [--full] [--vs ID|FILE|pair]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--vs ID|FILE|pair]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
 metrics and expectations. With --vs, runs a second scenario too and prints the two
 timelines side by side on true time, the rows only one run has marked (--vs pair:
 the scenario's own compare-with). Exit 0 when every expectation holds, 1 when one
-fails.`)
+fails.
+
+The other formats export the run (docs/exports.md): json for scripts (with
+--events, every event), mermaid a sequence diagram for Markdown, svg the timeline
+as an image for slides, html one offline file that steps through the run.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
-	format := fs.String("format", "text", "output format: text or json")
-	full := fs.Bool("full", false, "text: show every event and timeline row of a long run")
+	format := fs.String("format", "text", "output format: text, json, mermaid, svg or html")
+	full := fs.Bool("full", false, "text, mermaid, svg: keep every event and row of a long run")
+	width := fs.Int("width", -1, "text: fit the timeline into N columns (default: the terminal's width; unlimited when piped)")
+	events := fs.Bool("events", false, "json: add event_list, every event of the trace")
+	by := fs.String("by", "time", "svg, html: space the rows by true time, or evenly by row")
 	vs := fs.String("vs", "", "a second scenario to compare with, side by side (pair: the scenario's compare-with)")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
@@ -56,21 +84,33 @@ fails.`)
 	if len(pos) != 1 {
 		return usagef("run needs one scenario: locksim run ID|FILE (see locksim list)")
 	}
-	if err := checkFormat(*format); err != nil {
+	if err := checkRunFlags(fs, *format, *by, *width); err != nil {
 		return err
 	}
 	s, other, err := loadPair(pos[0], *vs)
 	if err != nil {
 		return err
 	}
-	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	useBudget(s, other)
+	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
 	if other != nil {
-		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true}), *format, *full, stdout)
+		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()}), *format, *full, stdout)
 	}
-	if *format == "json" {
-		err = res.WriteJSON(stdout)
-	} else {
-		err = res.WriteText(stdout, scenarios.TextOptions{Full: *full})
+	opt := export.Options{Full: *full, ByRow: *by == "row"}
+	switch *format {
+	case "json":
+		err = res.WriteJSON(stdout, scenarios.JSONOptions{Events: *events})
+	case "mermaid":
+		err = export.WriteMermaid(stdout, res, opt)
+	case "svg":
+		err = export.WriteSVG(stdout, res, opt)
+	case "html":
+		err = export.WriteHTML(stdout, res, opt)
+	default:
+		if f, ok := stdout.(*os.File); ok && *width < 0 {
+			*width = tui.TerminalWidth(f)
+		}
+		err = res.WriteText(stdout, scenarios.TextOptions{Full: *full, Width: *width})
 	}
 	if err != nil {
 		return err
@@ -96,4 +136,25 @@ func runCompare(a, b *scenarios.Result, format string, full bool, stdout io.Writ
 		}
 	}
 	return nil
+}
+
+// checkRunFlags refuses a flag given for a format it does not shape.
+func checkRunFlags(fs *flag.FlagSet, format, by string, width int) error {
+	if err := checkFormat(format, "text", "json", "mermaid", "svg", "html"); err != nil {
+		return err
+	}
+	if by != "time" && by != "row" {
+		return usagef("--by %q: expected time or row", by)
+	}
+	if width < -1 {
+		return usagef("--width %d: expected a number of columns (0: unlimited)", width)
+	}
+	formats := map[string][]string{"events": {"json"}, "width": {"text"}, "by": {"svg", "html"}, "full": {"text", "mermaid", "svg"}}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if want, ok := formats[f.Name]; ok && err == nil && !slices.Contains(want, format) {
+			err = usagef("--%s shapes --format %s only, not %s", f.Name, strings.Join(want, " or "), format)
+		}
+	})
+	return err
 }

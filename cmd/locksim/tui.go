@@ -1,11 +1,12 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 	"strings"
 
-	"charm.land/lipgloss/v2"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/tui"
@@ -15,20 +16,34 @@ import (
 // it; CI and pipes have none.
 var terminal = func() bool { return tui.IsTerminal(os.Stdin) && tui.IsTerminal(os.Stdout) }
 
+// uiOptions are the UI's options on this terminal. The background colour is asked
+// of the terminal by the UI itself, never before it starts: a terminal that does
+// not answer queries would hold the start for seconds and swallow the keys typed.
 func uiOptions() tui.Options {
 	plain := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
-	return tui.Options{Plain: plain, Dark: plain || lipgloss.HasDarkBackground(os.Stdin, os.Stdout)}
+	return tui.Options{Plain: plain, Dark: true, AskBackground: !plain}
 }
 
 // browse opens the catalogue browser.
-func browse(stdout io.Writer) error {
+func browse() error {
 	cat, err := scenarios.Catalogue()
 	if err != nil {
 		return err
 	}
 	opt := uiOptions()
 	opt.Catalogue = cat
-	return tui.Run(opt, os.Stdin, stdout)
+	return runUI(opt)
+}
+
+// runUI runs the UI on the terminal (locksim's own stdin and stdout, which
+// terminal() checked). A panic inside it is a bug, like one anywhere else (Bubble
+// Tea has restored the terminal and printed where it failed).
+func runUI(opt tui.Options) error {
+	err := tui.Run(opt, os.Stdin, os.Stdout)
+	if errors.Is(err, tea.ErrProgramPanic) {
+		return internalError{value: "the terminal UI panicked", args: os.Args[1:]}
+	}
+	return err
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error {
@@ -59,13 +74,14 @@ same timeline as plain text.`)
 	if err != nil {
 		return err
 	}
+	useBudget(a, b)
 	opt := uiOptions()
 	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
 	if b != nil {
 		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
 	}
 	opt.Walk, opt.Present = *walk, *present
-	return tui.Run(opt, os.Stdin, stdout)
+	return runUI(opt)
 }
 
 // loadPair loads a scenario and, when vs is set, the one to compare it with

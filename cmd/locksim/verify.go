@@ -36,6 +36,7 @@ scenario matches, 1 when any does not.`)
 		}
 		list = append(list, s)
 	}
+	useBudget(list...)
 	failed := 0
 	for _, s := range list {
 		res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()})

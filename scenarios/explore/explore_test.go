@@ -208,7 +208,7 @@ func TestTemplatesNeedAWorkloadAndLoseTheirLimits(t *testing.T) {
 		!strings.Contains(err.Error(), "no workload") {
 		t.Fatalf("a template with only faults: %v, want a no-workload error", err)
 	}
-	tpl, err := explore.FromSource("t.scn", "protocol redis\nlimit time=3s\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s c1 acquire L\nrun until=5s\n")
+	tpl, err := explore.FromSource("t.scn", "protocol redis\nlimit time=30s\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s c1 acquire L\nrun until=5s\n")
 	if err != nil {
 		t.Fatal(err)
 	}

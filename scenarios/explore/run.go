@@ -42,10 +42,10 @@ type Outcome struct {
 func (o *Outcome) Failed() bool { return len(o.Broken) > 0 }
 
 // end is where a run stops: the template's horizon, or with liveness, the bound
-// after it.
+// after it (within the longest run there is).
 func (c *Config) end() time.Duration {
 	if c.Liveness {
-		return c.Template.Horizon + c.Template.Bound + time.Second
+		return min(c.Template.Horizon+c.Template.Bound+time.Second, sim.MaxRunTime)
 	}
 	return c.Template.Horizon
 }
@@ -75,6 +75,9 @@ func (c *Config) Source(seed uint64, s Schedule, comments bool) string {
 			b.WriteString("\n# The heal phase: every fault drawn is over by now; from here the run must make progress.\n")
 		}
 		b.WriteString("at " + ms(c.Template.Horizon) + " heal\n")
+	}
+	if c.end() > sim.DefaultLimits().MaxTime { // the template's limit line is gone
+		fmt.Fprintf(&b, "\nlimit time=%s", ms(c.end()))
 	}
 	fmt.Fprintf(&b, "\nrun until=%s\n", ms(c.end()))
 	return b.String()

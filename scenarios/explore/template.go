@@ -53,6 +53,7 @@ var faultVerbs = []string{"crash", "power-loss", "shutdown", "restart", "pause",
 // (and the comments just before them), expectations, seed and run line. The
 // faults are drawn; the rest is kept as written.
 func FromSource(name, src string) (*Template, error) {
+	src = scenarios.Normalize(src) // its lines are split here too
 	s, err := scenarios.Parse(name, src)
 	if err != nil {
 		return nil, err

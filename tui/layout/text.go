@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -129,21 +127,7 @@ func (tl *Timeline) WriteText(w io.Writer) error { return tl.WriteElided(w, 0, 0
 // long timeline shows its first head and last tail rows, every violation row, and
 // says how many rows it left out.
 func (tl *Timeline) WriteElided(w io.Writer, head, tail int) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString(tl.Header(ColumnWidth) + "\n")
-	skipped := 0
-	for r := 0; r < tl.Len(); r++ {
-		if head > 0 && tl.Len() > head+tail && r >= head && r < tl.Len()-tail && tl.refs[r] >= 0 {
-			skipped++
-			continue
-		}
-		if skipped > 0 {
-			fmt.Fprintf(bw, "          ... %d rows left out ...\n", skipped)
-			skipped = 0
-		}
-		bw.WriteString(tl.RowText(r, ColumnWidth) + "\n")
-	}
-	return bw.Flush()
+	return tl.WriteFitted(w, head, tail, 0)
 }
 
 // String is the plain-text rendering.

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Issue 17's acceptance points, as a user meets them on the command line (the
+// browser checks are in tui/export, behind the browser build tag).
+
+func TestRunExportsEachFormat(t *testing.T) {
+	for format, starts := range map[string]string{
+		"svg":     `<svg xmlns="http://www.w3.org/2000/svg"`,
+		"mermaid": "sequenceDiagram\n",
+		"html":    "<!DOCTYPE html>\n",
+	} {
+		code, out, errs := locksim(t, "run", "redlock-clock-jump", "--format", format)
+		if code != 0 || !strings.HasPrefix(out, starts) {
+			t.Errorf("--format %s: exit %d, starts %q: %s", format, code, out[:min(len(out), 80)], errs)
+		}
+		if !strings.Contains(out, "mutex-belief") {
+			t.Errorf("--format %s does not mark the mutex-belief violation", format)
+		}
+	}
+}
+
+func TestRunJSONEventsListsEveryEvent(t *testing.T) {
+	code, out, errs := locksim(t, "run", "redlock-clock-jump", "--format", "json", "--events")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Events    int `json:"events"`
+		EventList []struct {
+			Kind    string `json:"kind"`
+			Process string `json:"process"`
+			Clock   *struct {
+				WallMs float64 `json:"wall_ms"`
+			} `json:"clock"`
+			Violations []struct {
+				Invariant string `json:"invariant"`
+			} `json:"violations"`
+		} `json:"event_list"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.EventList) != r.Events || r.Events == 0 {
+		t.Fatalf("event_list has %d entries for %d events", len(r.EventList), r.Events)
+	}
+	// C's clock jumps 15 s: its wall clock reads 16 s at 1 s of true time.
+	jumped, violations := false, 0
+	for _, e := range r.EventList {
+		if e.Kind == "clock-jump" && e.Process == "C" && e.Clock != nil && e.Clock.WallMs == 16000 {
+			jumped = true
+		}
+		violations += len(e.Violations)
+	}
+	if !jumped || violations != 3 {
+		t.Errorf("clock jump seen %v, %d violations on events (want 3)", jumped, violations)
+	}
+	_, plain, _ := locksim(t, "run", "redlock-clock-jump", "--format", "json")
+	if strings.Contains(plain, "event_list") {
+		t.Error("event_list without --events")
+	}
+}
+
+func TestRunWidthFitsTheTimeline(t *testing.T) {
+	code, out, _ := locksim(t, "run", "redlock-clock-jump", "--width", "100")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	timeline := out[strings.Index(out, "\nTimeline"):strings.Index(out, "\nVerdict")]
+	for _, l := range strings.Split(timeline, "\n")[2:] {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("a timeline line of %d runes: %q", n, l)
+		}
+	}
+	_, wide, _ := locksim(t, "run", "redlock-clock-jump")
+	longest := 0
+	for _, l := range strings.Split(wide, "\n") {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
+	if longest <= 100 {
+		t.Errorf("piped, the timeline should be unlimited; its longest line is %d", longest)
+	}
+}
+
+func TestRunRefusesFlagsForOtherFormats(t *testing.T) {
+	for _, args := range [][]string{
+		{"--events"}, {"--format", "svg", "--width", "80"}, {"--format", "json", "--by", "row"},
+		{"--format", "html", "--full"}, {"--format", "pdf"}, {"--format", "svg", "--by", "diagonal"}, {"--width", "-3"},
+	} {
+		code, _, errs := locksim(t, append([]string{"run", "redlock-clock-jump"}, args...)...)
+		if code != exitUsage || errs == "" {
+			t.Errorf("%v: exit %d (%s), want %d with a reason", args, code, errs, exitUsage)
+		}
+	}
+}

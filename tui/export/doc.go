@@ -1,0 +1,14 @@
+// Package export writes a finished run in the forms other tools read: a Mermaid
+// sequence diagram (Markdown on GitHub, the live editor), a standalone SVG image
+// of the timeline (slides and papers), and one self-contained HTML file that
+// steps through the run offline (docs/exports.md). The JSON event list is the
+// JSON output's (scenarios.EventList).
+//
+// Everything is drawn from the layout's rows (tui/layout): the same columns,
+// cells and spans the text timeline and the terminal UI show, so the formats
+// never disagree with each other. Nothing here re-simulates. The SVG and the
+// HTML share one drawing; the HTML cuts it into chunks of rows and shows only
+// the chunks in view, so a run of a hundred thousand events opens at once.
+//
+// May import: sim, sim/check, tui/layout, scenarios.
+package export
