@@ -49,8 +49,16 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 				s.establish(now, out)
 			}
 		}
-	case opVote: // a server that lost us: sync it
+	case opVote:
+		// A server that lost us: sync it with what is committed, then send it
+		// the proposals still outstanding, which it logs and acknowledges as
+		// any follower does (ZooKeeper's Leader.startForwarding). Without them
+		// it would miss their commits and resync again, and again while
+		// writes keep coming.
 		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t.clone()}})
+		for _, x := range s.log {
+			out.Send(from, sim.Message{Op: opProposal, Body: x}.WithN(s.epoch))
+		}
 	}
 }
 
