@@ -299,10 +299,15 @@ func (m *Member) reportHolders(e entry, changes []holderChange, out *sim.Outputs
 		if b := ch.before; b.key != "" {
 			reason, by := sim.ReasonDeleted, m.env.ID
 			switch {
-			case e.Cmd.Kind == cmdDelete && e.Cmd.Client == b.owner, e.Cmd.Kind == cmdRevoke && !e.Cmd.Expired && e.Cmd.Client == b.owner:
-				reason, by = sim.ReasonReleased, b.owner
 			case e.Cmd.Kind == cmdRevoke && e.Cmd.Expired:
 				reason = sim.ReasonExpired // the leader expired its lease
+			case e.Cmd.Kind == cmdDelete, e.Cmd.Kind == cmdRevoke:
+				// its key deleted or its lease revoked: by its owner, a release;
+				// by another client, a deletion by that client
+				by = e.Cmd.Client
+				if by == b.owner {
+					reason = sim.ReasonReleased
+				}
 			}
 			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: b.owner, By: by,
 				Lock: lock(ch.prefix), Grant: b.key, Reason: reason, Seq: e.Index})

@@ -66,9 +66,11 @@ func (t *tree) updateHolders() []holderChange {
 }
 
 // grantObservations are what the leader reports for the holder changes a
-// transaction made: the old grant's end (released when its owner deleted the
-// node, expired with its session, deleted otherwise) and the new grant, with
-// the node's czxid as its token.
+// transaction made: the old grant's end and the new grant, with the node's
+// czxid as its token. A grant ends released when its owner deletes the node or
+// closes its session, expired when the leader expires the session, and
+// deleted, by whoever did it, otherwise (another client deleted the node, or
+// a lower node took the lock).
 func grantObservations(x *txn, changes []holderChange, leader sim.ProcID) []sim.Observation {
 	var obs []sim.Observation
 	for _, ch := range changes {
@@ -77,9 +79,14 @@ func grantObservations(x *txn, changes []holderChange, leader sim.ProcID) []sim.
 			reason, by := sim.ReasonDeleted, leader
 			switch {
 			case x.Kind == txDelete && x.Path == ch.lock+"/"+b.name:
-				reason, by = sim.ReasonReleased, b.owner
-			case x.Kind == txCloseSession:
+				by = x.Client
+				if by == b.owner {
+					reason = sim.ReasonReleased
+				}
+			case x.Kind == txCloseSession && x.Client == sim.NoProc:
 				reason = sim.ReasonExpired // the leader expired its session
+			case x.Kind == txCloseSession:
+				reason, by = sim.ReasonReleased, b.owner // its client closed its session
 			}
 			obs = append(obs, sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: b.owner, By: by,
 				Lock: lock, Grant: b.name, Reason: reason, Seq: x.Zxid})

@@ -87,3 +87,18 @@ func TestHoldersAReleaseHandsTheLockToTheNext(t *testing.T) {
 		t.Errorf("the lock is free, yet its holder is %q", l.name)
 	}
 }
+
+// Regression: a grant ends as deleted by whoever deleted its node, when that
+// is not its owner (it was reported as released by the owner); and as
+// released when its owner closes its session (it was reported as expired by
+// the leader).
+func TestHoldersWhoEndedAGrant(t *testing.T) {
+	h := newHolderRun()
+	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000000", Zxid: zx(1, 1), Session: 10})
+	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000001", Zxid: zx(1, 2), Session: 11})
+	h.obs = nil
+	h.do(&txn{Kind: txDelete, Path: "/L/n-0000000000", Zxid: zx(1, 3), Session: 11, Client: 2})
+	h.expect(t, "c2 deletes c1's node", "grant-end L c1 n-0000000000 deleted by 2", "grant L c2 n-0000000001 token 0x100000002")
+	h.do(&txn{Kind: txCloseSession, Zxid: zx(1, 4), Session: 11, Client: 2})
+	h.expect(t, "c2 closes its session", "grant-end L c2 n-0000000001 released by 2")
+}

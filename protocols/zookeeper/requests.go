@@ -54,7 +54,7 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 			version = m.M
 		}
 		s.write(now, &txn{Kind: txDelete, Session: sess, Client: from, Path: m.Key, Origin: s.env.ID, Req: m.ID,
-			ByOwner: true, Version: version}, out)
+			Version: version}, out)
 	case OpGetChildren:
 		if m.Opts == "WATCH" {
 			s.watches.watchChildren(m.Key, sess)

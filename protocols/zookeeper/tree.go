@@ -189,7 +189,6 @@ type txn struct {
 	Sequential bool
 	Origin     sim.ProcID // the server the client talks to, which answers it
 	Req        uint64     // the client's request id
-	ByOwner    bool       // a delete the node's own session asked for
 	Version    int64      // delete: the version the node must have, or -1 for any
 }
 
