@@ -33,6 +33,9 @@ var allowed = map[string][]string{
 	// export draws a finished run from the layout's rows, as the TUI does.
 	"tui/export":  {"sim", "sim/check", "tui/layout", "scenarios"},
 	"cmd/locksim": {"sim", "sim/check", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/"},
+	// fidelity compares the models with the real servers: its tests drive the
+	// protocols' processes in a world, and nothing imports it.
+	"fidelity": {"sim", "protocols/"},
 }
 
 // crossProtocol lists the protocol packages built on another (architecture.md:

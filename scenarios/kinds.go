@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -145,12 +144,16 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 }
 
 func buildZKServer(a *args, ref refFunc) func(sim.Env) sim.Process {
-	return zookeeper.NewServer(zookeeper.ServerConfig{
+	cfg := zookeeper.ServerConfig{
 		Servers:       ref("ensemble", "zookeeper", true),
-		Tick:          a.dur("tick", 100*time.Millisecond),
-		LeaderTimeout: a.dur("leader-timeout", 500*time.Millisecond),
+		Tick:          a.dur("tick", zookeeper.DefaultTick),
+		LeaderTimeout: a.dur("leader-timeout", 0), // 0: five ticks, ZooKeeper's syncLimit
 		ElectionTime:  a.dur("election-time", 200*time.Millisecond),
-	})
+	}
+	if t, ok := a.kv["tick"]; ok && cfg.Tick%time.Millisecond != 0 && a.first == nil {
+		a.fail(t.col, "tick="+t.text+" is not a whole number of milliseconds", "ZooKeeper's tickTime is in milliseconds: write tick=200ms")
+	}
+	return zookeeper.NewServer(cfg)
 }
 
 func buildZKClient(a *args, ref refFunc) func(sim.Env) sim.Process {
@@ -171,12 +174,14 @@ func buildEtcdMember(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Heartbeat:       a.dur("heartbeat", 100*time.Millisecond),
 		ElectionTimeout: a.dur("election-timeout", time.Second),
 	}
-	for _, key := range []string{"heartbeat", "election-timeout"} {
-		if t, ok := a.kv[key]; ok && a.first == nil && (cfg.Heartbeat <= 0 || cfg.ElectionTimeout <= cfg.Heartbeat) {
-			a.fail(t.col, fmt.Sprintf("heartbeat %s and election timeout %s: the election timeout must be longer than a heartbeat of more than 0",
-				sim.FormatDuration(cfg.Heartbeat), sim.FormatDuration(cfg.ElectionTimeout)),
-				"etcd recommends an election timeout of about 10 heartbeats (its defaults: heartbeat=100ms election-timeout=1s)")
+	if err := etcd.CheckTimeouts(cfg.Heartbeat, cfg.ElectionTimeout); err != nil {
+		for _, key := range []string{"heartbeat", "election-timeout"} {
+			if t, ok := a.kv[key]; ok && a.first == nil {
+				a.fail(t.col, "etcd refuses to start with "+err.Error(),
+					"etcd recommends an election timeout of about 10 heartbeats (its defaults: heartbeat=100ms election-timeout=1s)")
+			}
 		}
+		return nil // the scenario is refused: no member is ever built
 	}
 	return etcd.NewMember(cfg)
 }

@@ -67,7 +67,9 @@ func TestParseErrorsNamePositionAndHint(t *testing.T) {
 		{base + "at 1s partition c1 | r1,c1\n", "t.scn:5:22: c1 is on both sides", ""},
 		{base + "at 1s c1 acquire \"\"\n", "t.scn:5:18: the lock has no name", ""},
 		{etcdBase + "node e4 etcd cluster=e1\n", "t.scn:5:14: cluster=e1 does not name e4 itself", "this one included"},
-		{etcdBase + "node e4 etcd cluster=e1,e4 heartbeat=2s\n", "t.scn:5:28: heartbeat 2.000s and election timeout 1.000s: the election timeout must be longer than a heartbeat of more than 0", "10 heartbeats"},
+		// etcd refuses an election timeout under five heartbeats (etcd 3.4, embed.Config.Validate).
+		{etcdBase + "node e4 etcd cluster=e1,e4 heartbeat=300ms\n", "t.scn:5:28: etcd refuses to start with --election-timeout[1000ms] should be at least as 5 times as --heartbeat-interval[300ms]", "10 heartbeats"},
+		{etcdBase + "node e4 etcd cluster=e1,e4 election-timeout=60s\n", "t.scn:5:28: etcd refuses to start with --election-timeout[60000ms] is too long, and should be set less than 50000ms", "10 heartbeats"},
 		{etcdBase + "client c2 etcd-lock members=e1 ttl=1500ms\n", "t.scn:5:32: ttl=1500ms is not a whole number of seconds", "whole seconds"},
 		{etcdBase + "client c2 etcd-lock members=e1 timeout=0\n", "t.scn:5:32: timeout must be more than 0", ""},
 		{dbBase + "client c2 db-lock server=db mode=insert ttl=5s\n", "t.scn:5:41: ttl= is for mode=lease clients, and this one is mode=insert", "mode=lease"},

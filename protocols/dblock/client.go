@@ -139,7 +139,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerTimeout:
 			if c.st == trying || c.st == reading || c.st == updating {
 				if c.cfg.Mode == ModeForUpdate { // cancel the statement still waiting on the server
-					c.send(&stmt{Kind: stCommit, Row: c.lock}, out)
+					c.send(&Stmt{Kind: StCommit, Row: c.lock}, out)
 				}
 				c.fail(now, "no answer within "+sim.FormatDuration(c.cfg.Timeout), out)
 			}
@@ -240,31 +240,31 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 
 // attempt sends the mode's lock statement (cas: the read of the version).
 func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
-	s := &stmt{Row: c.lock, Owner: c.grant, Fence: c.cfg.Fencing}
+	s := &Stmt{Row: c.lock, Owner: c.grant, Fence: c.cfg.Fencing}
 	c.st = trying
 	c.lastPong, c.dbLife = now.Mono, -1
 	switch c.cfg.Mode {
 	case ModeInsert:
-		s.Kind = stInsert
+		s.Kind = StInsert
 	case ModeLease:
-		s.Kind, s.TTL, s.DBNow = stLease, c.cfg.TTL, !c.cfg.ClientClock
+		s.Kind, s.TTL, s.DBNow = StLease, c.cfg.TTL, !c.cfg.ClientClock
 		s.Now = now.Wall.Milliseconds()
 		c.sentMono = now.Mono
 	case ModeForUpdate:
-		s.Kind = stForUpdate
+		s.Kind = StForUpdate
 	case ModeCAS:
-		s = &stmt{Kind: stRead, Row: c.lock}
+		s = &Stmt{Kind: StRead, Row: c.lock}
 		c.st = reading
 	}
 	c.send(s, out)
 }
 
-func (c *Client) send(s *stmt, out *sim.Outputs) {
+func (c *Client) send(s *Stmt, out *sim.Outputs) {
 	c.reqID++
-	m := s.message()
+	m := s.Message()
 	m.ID = c.reqID
 	out.Send(c.cfg.Server, m)
-	if s.Kind != stCommit && s.Kind != stDelete && s.Kind != stUnlease {
+	if s.Kind != StCommit && s.Kind != StDelete && s.Kind != StUnlease {
 		out.SetTimer(timerPing, c.cfg.Keepalive)
 	}
 	if c.cfg.Timeout > 0 {
@@ -289,14 +289,18 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.fail(now, "no row taken", out)
 		}
 	case reading:
-		if m.Op == RepError {
-			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
+		if m.Op == RepError || m.Value == "0" { // SELECT 0: no row
+			why := m.Value
+			if m.Op != RepError {
+				why = "no such row" // SELECT 0
+			}
+			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, why))
 			c.st = idle
 			return
 		}
 		c.version = m.N
 		c.st = updating
-		c.send(&stmt{Kind: stCAS, Row: c.lock, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
+		c.send(&Stmt{Kind: StCAS, Row: c.lock, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
 	case updating:
 		if m.Op == RepError {
 			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
@@ -368,14 +372,14 @@ func (c *Client) release(lock string, out *sim.Outputs) {
 	c.belief.End(out, c.env.ID, sim.ReasonReleased)
 	out.CancelTimer(timerValidity)
 	out.CancelTimer(timerHold)
-	s := &stmt{Row: c.lock, Owner: c.grant}
+	s := &Stmt{Row: c.lock, Owner: c.grant}
 	switch c.cfg.Mode {
 	case ModeInsert:
-		s.Kind = stDelete
+		s.Kind = StDelete
 	case ModeLease:
-		s.Kind = stUnlease
+		s.Kind = StUnlease
 	case ModeForUpdate:
-		s.Kind = stCommit // also ends a transaction still blocked: its wait is rolled back
+		s.Kind = StCommit // also ends a transaction still blocked: its wait is rolled back
 	}
 	// It does not wait for the answer: the unlock is on its way, and the client
 	// may acquire again.

@@ -77,7 +77,8 @@ type Node struct {
 	env       sim.Env
 	cfg       NodeConfig
 	rows      map[string]*row
-	seq       int64
+	seq       int64 // the fence sequence's last value
+	seqLogged int64 // the value its log holds: up to 32 ahead
 	locks     map[string]*rowLock
 	held      map[sim.ProcID]string        // client -> the row its open transaction locked
 	heard     map[sim.ProcID]time.Duration // client -> when it was last heard from (mono)
@@ -122,6 +123,13 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
 		n.recover(in.Disk, out)
+	case sim.InShutdown:
+		// A clean shutdown checkpoints: the sequence is saved as it is, and
+		// the next value after the restart follows on without a jump.
+		if n.seqLogged > n.seq {
+			out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
+			out.Fsync()
+		}
 	case sim.InTimer:
 		switch {
 		case in.Timer == timerConns:
@@ -141,26 +149,26 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open).InBackground())
 			return
 		}
-		if s, ok := in.Msg.Body.(*stmt); ok {
+		if s, ok := in.Msg.Body.(*Stmt); ok {
 			n.exec(now, in.From, in.Msg.ID, s, out)
 		}
 	}
 }
 
-func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out *sim.Outputs) {
+func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out *sim.Outputs) {
 	reply := func(m sim.Message) { m.ID = id; out.Send(from, m) }
 	r := n.rows[s.Row]
 	switch s.Kind {
-	case stInsert:
+	case StInsert:
 		if r != nil {
-			reply(sim.Message{Op: RepError, Value: ErrDuplicate})
+			reply(sim.Message{Op: RepError, Key: CodeDuplicate, Value: ErrDuplicate})
 			return
 		}
 		r = &row{Owner: from, Grant: s.Owner, Version: 1}
 		tok := n.commit(s.Row, r, s.Fence, out)
 		n.grant(from, s.Row, s.Owner, 0, tok, s.Fence, out)
 		reply(rows(OpInsert, "0 1", 1, tok, s.Fence))
-	case stDelete:
+	case StDelete:
 		if r == nil || r.Grant != s.Owner {
 			reply(rows(OpDelete, "0", 0, 0, false))
 			return
@@ -170,13 +178,13 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 		out.Write(sim.Message{Op: recDel, Key: s.Row})
 		out.Fsync()
 		reply(rows(OpDelete, "1", 1, 0, false))
-	case stLease:
+	case StLease:
 		t := s.Now
 		if s.DBNow {
 			t = now.Wall.Milliseconds() // the database's own clock
 		}
 		if r != nil && r.Leased && r.Until >= t && r.Grant != s.Owner {
-			reply(rows(OpUpdate, "0", 0, 0, false))
+			reply(rows(OpInsert, "0 0", 0, 0, false)) // the upsert's WHERE keeps the row as it is
 			return
 		}
 		if r == nil {
@@ -197,8 +205,8 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 		if s.DBNow {
 			n.watchLapse(s.Row, nr.Until, out)
 		}
-		reply(rows(OpUpdate, "1", 1, tok, s.Fence))
-	case stUnlease:
+		reply(rows(OpInsert, "0 1", 1, tok, s.Fence))
+	case StUnlease:
 		if r == nil || r.Grant != s.Owner || !r.Leased {
 			reply(rows(OpUpdate, "0", 0, 0, false))
 			return
@@ -208,40 +216,42 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *stmt, out 
 		nr.Owner, nr.Grant, nr.Leased, nr.Until = sim.NoProc, "", false, 0 // owner and locked_until set to NULL
 		n.commit(s.Row, &nr, false, out)
 		reply(rows(OpUpdate, "1", 1, 0, false))
-	case stForUpdate:
+	case StForUpdate:
 		n.forUpdate(from, id, s, out)
 		if !n.checking {
 			n.checking = true
 			out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
 		}
-	case stCommit:
+	case StCommit:
 		n.endTxn(from, sim.ReasonReleased, "", out)
 		reply(sim.Message{Op: OpCommit})
-	case stRead:
+	case StRead:
 		if r == nil {
-			reply(sim.Message{Op: RepError, Value: ErrNoRow})
+			reply(sim.Message{Op: OpSelect, Value: "0", Opts: "(no row)"})
 			return
 		}
-		reply(sim.Message{Op: OpSelect, Value: fmt.Sprintf("1 (version %d, value %d)", r.Version, r.Value), N: r.Version, M: r.Value})
-	case stCAS:
+		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value), N: r.Version, M: r.Value})
+	case StCAS:
 		n.update(s, r, reply, out)
 	}
 }
 
-// rows is a command tag with the number of rows it touched (and the sequence's
-// value when the statement took one).
-func rows(tag, text string, n, token int64, fenced bool) sim.Message {
+// rows is a command tag (its word in Op, its counts in Value) with the number
+// of rows the statement touched in N (and the sequence's value it took in M,
+// shown after the tag).
+func rows(tag, count string, n, token int64, fenced bool) sim.Message {
+	m := sim.Message{Op: tag, Value: count, N: n, M: token}
 	if fenced {
-		text += fmt.Sprintf(" (fence %d)", token)
+		m.Opts = fmt.Sprintf("(fence %d)", token)
 	}
-	return sim.Message{Op: tag, Value: text, N: n, M: token}
+	return m
 }
 
 // update is the optimistic UPDATE: it changes the row only if the version is
 // still the one the client read (or blindly, without the comparison).
-func (n *Node) update(s *stmt, r *row, reply func(sim.Message), out *sim.Outputs) {
+func (n *Node) update(s *Stmt, r *row, reply func(sim.Message), out *sim.Outputs) {
 	if r == nil {
-		reply(sim.Message{Op: RepError, Value: ErrNoRow})
+		reply(rows(OpUpdate, "0", 0, 0, false))
 		return
 	}
 	if s.Compare && r.Version != s.Version {
@@ -250,7 +260,7 @@ func (n *Node) update(s *stmt, r *row, reply func(sim.Message), out *sim.Outputs
 		return
 	}
 	nr := *r
-	nr.Value, nr.Version = s.Value, r.Version+1
+	nr.Value, nr.Version = s.Value, s.Version+1 // a blind update writes the version it read, plus one
 	n.commit(s.Row, &nr, false, out)
 	out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "updates", Value: 1})
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: sim.NoProc, By: sim.NoProc, Name: "value_" + s.Row, Value: nr.Value})
@@ -265,12 +275,27 @@ func (n *Node) commit(name string, r *row, fence bool, out *sim.Outputs) int64 {
 	out.Write(sim.Message{Op: recRow, Key: name, Body: &cp})
 	var tok int64
 	if fence {
-		n.seq++
-		tok = n.seq
-		out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
+		tok = n.nextval(out)
 	}
 	out.Fsync()
 	return tok
+}
+
+// seqLogAhead is how many values PostgreSQL's nextval logs ahead of the one it
+// hands out (SEQ_LOG_VALS): its log says the sequence is 32 further on, so a
+// crash (no checkpoint since) resumes past every value it may have handed out,
+// and the sequence jumps: 1, then 34 after the crash.
+const seqLogAhead = 32
+
+// nextval takes the fence sequence's next value. When the values logged ahead
+// run out it logs 32 more, committed with the statement.
+func (n *Node) nextval(out *sim.Outputs) int64 {
+	n.seq++
+	if n.seq > n.seqLogged {
+		n.seqLogged = n.seq + seqLogAhead
+		out.Write(sim.Message{Op: recSeq}.WithN(n.seqLogged))
+	}
+	return n.seq
 }
 
 func (n *Node) grant(client sim.ProcID, lock, grant string, window time.Duration, tok int64, fenced bool, out *sim.Outputs) {
@@ -340,7 +365,7 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 		case recDel:
 			delete(n.rows, rec.Key)
 		case recSeq:
-			n.seq = rec.N
+			n.seq, n.seqLogged = rec.N, rec.N
 		}
 	}
 	// Transactions that held a row lock when the server died never committed:

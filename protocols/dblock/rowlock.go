@@ -3,6 +3,7 @@ package dblock
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/sim"
 )
@@ -10,10 +11,10 @@ import (
 // forUpdate is BEGIN; SELECT ... FOR UPDATE: the client's transaction locks the
 // row, or waits behind the transaction that holds it (and those already waiting)
 // until it commits or the lock wait timeout interrupts the wait.
-func (n *Node) forUpdate(from sim.ProcID, id uint64, s *stmt, out *sim.Outputs) {
+func (n *Node) forUpdate(from sim.ProcID, id uint64, s *Stmt, out *sim.Outputs) {
 	if _, ok := n.rows[s.Row]; !ok {
 		// PostgreSQL answers an empty result: FOR UPDATE locked nothing.
-		out.Send(from, sim.Message{Op: OpSelect, Value: "0 (no row: nothing locked)", ID: id})
+		out.Send(from, sim.Message{Op: OpSelect, Value: "0", Opts: "(no row: nothing locked)", ID: id})
 		return
 	}
 	l := n.locks[s.Row]
@@ -26,8 +27,15 @@ func (n *Node) forUpdate(from sim.ProcID, id uint64, s *stmt, out *sim.Outputs) 
 		n.lockRow(s.Row, l, w, out)
 		return
 	}
-	if l.holder == from {
+	switch {
+	case l.holder == from:
 		n.answerLocked(s.Row, w, l.token, out) // its own transaction holds it already
+		return
+	case s.Wait == NoWait:
+		out.Send(from, sim.Message{Op: RepError, Key: CodeLockTimeout, Value: ErrNoWait, ID: id})
+		return
+	case s.Wait == SkipLocked:
+		out.Send(from, sim.Message{Op: OpSelect, Value: "0", Opts: "(row " + s.Row + " skipped: locked)", ID: id})
 		return
 	}
 	n.dropWaits(from, out) // a statement sent again replaces the one still waiting
@@ -45,9 +53,7 @@ func (n *Node) lockRow(name string, l *rowLock, w waiter, out *sim.Outputs) {
 	l.holder, l.grant, l.token = w.client, w.grant, 0
 	n.held[w.client] = name
 	if w.fence {
-		n.seq++
-		l.token = n.seq
-		out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
+		l.token = n.nextval(out)
 	}
 	// The lock is on the row itself (PostgreSQL marks the tuple with the
 	// transaction's id), so recovery knows which transactions held rows and
@@ -61,7 +67,7 @@ func (n *Node) lockRow(name string, l *rowLock, w waiter, out *sim.Outputs) {
 
 func (n *Node) answerLocked(name string, w waiter, tok int64, out *sim.Outputs) {
 	m := rows(OpSelect, "1", 1, tok, w.fence)
-	m.ID, m.Value = w.req, m.Value+" (row "+name+" locked)"
+	m.ID, m.Opts = w.req, strings.TrimSpace(m.Opts+" (row "+name+" locked)")
 	out.Send(w.client, m)
 }
 
@@ -177,7 +183,7 @@ func (n *Node) lockTimeout(id sim.TimerID, out *sim.Outputs) {
 			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "lock_wait_timeouts", Value: 1})
 			out.Observe(sim.Note(n.env.ID, "%s interrupts %s's wait for row %s after %s", n.env.Name, n.env.Names[w.client],
 				name, sim.FormatDuration(n.cfg.LockWaitTimeout)))
-			out.Send(w.client, sim.Message{Op: RepError, Value: ErrLockTimeout, ID: w.req})
+			out.Send(w.client, sim.Message{Op: RepError, Key: CodeLockTimeout, Value: ErrLockTimeout, ID: w.req})
 			return
 		}
 	}

@@ -25,11 +25,11 @@ type lessor struct {
 func (l *lessor) promote(m *Member, now sim.LocalTime, out *sim.Outputs) {
 	l.promoted, l.expiry, l.revoking = true, map[int64]time.Duration{}, map[int64]bool{}
 	for id, ls := range m.st.leases {
-		l.expiry[id] = now.Mono + ls.ttl + m.cfg.ElectionTimeout
+		l.expiry[id] = now.Mono + ls.ttl + m.electionTimeout()
 	}
 	if len(m.st.leases) > 0 {
 		out.Observe(sim.Note(sim.NoProc, "%s's lessor gives every lease its TTL again, plus %s", m.env.Name,
-			sim.FormatDuration(m.cfg.ElectionTimeout)))
+			sim.FormatDuration(m.electionTimeout())))
 	}
 }
 

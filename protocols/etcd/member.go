@@ -31,8 +31,8 @@ const (
 	RepEvent   = "EVENT"   // a watch fired: Opts DELETE, N: the deletion's revision
 	RepError   = "ERROR"   // Value: what went wrong
 
-	ErrNoLeader      = "no leader"
-	ErrLeaseNotFound = "lease not found"
+	ErrNoLeader      = "etcdserver: no leader"
+	ErrLeaseNotFound = "etcdserver: requested lease not found"
 
 	optLastCreate = "LAST-CREATE"
 
@@ -40,11 +40,37 @@ const (
 	Service = "etcd"
 )
 
-// MemberConfig configures a member.
+// MemberConfig configures a member. CheckTimeouts says which timeouts etcd
+// accepts.
 type MemberConfig struct {
 	Members         []sim.ProcID  // the cluster; the first leads a fresh cluster
 	Heartbeat       time.Duration // leader heartbeats and lease checks (default 100 ms, etcd's)
 	ElectionTimeout time.Duration // default 1 s, etcd's; randomised up to twice that
+}
+
+// maxElection is the longest election timeout etcd accepts.
+const maxElection = 50 * time.Second
+
+// CheckTimeouts is etcd's check of its --heartbeat-interval and
+// --election-timeout flags at start (embed.Config.Validate), worded as etcd
+// words it: etcd refuses to start with an election timeout under five
+// heartbeats or over 50 s. Both are whole milliseconds in etcd's flags.
+func CheckTimeouts(heartbeat, election time.Duration) error {
+	hb, el := heartbeat.Milliseconds(), election.Milliseconds()
+	switch {
+	case heartbeat%time.Millisecond != 0 || election%time.Millisecond != 0:
+		return fmt.Errorf("--heartbeat-interval and --election-timeout are whole milliseconds (set to %s and %s)",
+			sim.FormatDuration(heartbeat), sim.FormatDuration(election))
+	case hb <= 0:
+		return fmt.Errorf("--heartbeat-interval must be >0 (set to %dms)", hb)
+	case el <= 0:
+		return fmt.Errorf("--election-timeout must be >0 (set to %dms)", el)
+	case 5*hb > el:
+		return fmt.Errorf("--election-timeout[%dms] should be at least as 5 times as --heartbeat-interval[%dms]", el, hb)
+	case election > maxElection:
+		return fmt.Errorf("--election-timeout[%dms] is too long, and should be set less than %dms", el, maxElection.Milliseconds())
+	}
+	return nil
 }
 
 type role uint8
@@ -87,6 +113,9 @@ func NewMember(cfg MemberConfig) func(sim.Env) sim.Process {
 	}
 	if cfg.ElectionTimeout == 0 {
 		cfg.ElectionTimeout = time.Second
+	}
+	if err := CheckTimeouts(cfg.Heartbeat, cfg.ElectionTimeout); err != nil {
+		panic("etcd: a member etcd would refuse to start: " + err.Error())
 	}
 	return func(env sim.Env) sim.Process {
 		m := &Member{env: env, cfg: cfg, st: newStore(), watches: map[string][]watcher{}}
@@ -199,11 +228,20 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 	out.Send(r.leader, sim.Message{Op: opProp, Body: c})
 }
 
-// minTTL is the shortest lease etcd grants: 1.5 election timeouts, rounded up
-// to whole seconds (etcd's minLeaseTTL). A shorter lease could expire during a
-// leader election, before any leader could renew it; etcd raises it silently.
+// electionTimeout is the election timeout as etcd counts it, in whole
+// heartbeat ticks (ElectionTicks = election-timeout / heartbeat-interval).
+func (m *Member) electionTimeout() time.Duration {
+	return m.cfg.ElectionTimeout / m.cfg.Heartbeat * m.cfg.Heartbeat
+}
+
+// minTTL is the shortest lease etcd grants (etcd's minLeaseTTL): 3/2 of the
+// election ticks, in whole ticks, as time, rounded up to whole seconds. With
+// heartbeat 300 ms and election 2100 ms that is 10 ticks, 3 s. A shorter lease
+// could expire during a leader election, before any leader could renew it;
+// etcd raises it silently.
 func (m *Member) minTTL() time.Duration {
-	return (m.cfg.ElectionTimeout*3/2 + time.Second - 1).Truncate(time.Second)
+	ticks := int64(m.cfg.ElectionTimeout / m.cfg.Heartbeat)
+	return (time.Duration(3*ticks/2)*m.cfg.Heartbeat + time.Second - 1).Truncate(time.Second)
 }
 
 // watch registers a watch for the deletion of key from revision from on; a

@@ -118,8 +118,8 @@ func (s *store) apply(idx int64, c *cmd) result {
 			return result{sim.Message{Op: RepError, Value: ErrLeaseNotFound}, !c.Expired}
 		}
 		if len(l.keys) > 0 {
-			s.rev++ // one revision for the whole revoke, as etcd does
-			for _, k := range l.keys {
+			s.rev++                                  // one revision for the whole revoke, as etcd does
+			for _, k := range slices.Clone(l.keys) { // del detaches each key from the lease
 				s.del(k)
 			}
 		}

@@ -3,9 +3,7 @@ package redis
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -80,8 +78,9 @@ type Node struct {
 	replicas    []replica
 	backlog     []sim.Message
 	replArmed   bool
-	offset      int64 // writes shipped to replicas (a master)
-	replOffset  int64 // writes applied from the stream (a replica)
+	offset      int64                // writes shipped to replicas (a master)
+	replOffset  int64                // writes applied from the stream (a replica)
+	woff        map[sim.ProcID]int64 // the offset after each client's last command, which its WAIT waits for
 	waits       []waiter
 	expiryArmed bool
 	expiryAt    time.Duration // the armed expiry timer's wall deadline
@@ -101,7 +100,8 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 				cfg.Service = env.Names[master] // one service: the master and its replicas
 			}
 		}
-		return &Node{env: env, cfg: cfg, keys: map[string]entry{}, zsets: map[string]map[string]zmember{}, master: master}
+		return &Node{env: env, cfg: cfg, keys: map[string]entry{}, zsets: map[string]map[string]zmember{}, master: master,
+			woff: map[sim.ProcID]int64{}}
 	}
 }
 
@@ -150,6 +150,9 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		if n.replication(now, in.From, in.Msg, out) {
 			return
 		}
+		// Redis remembers the replication offset after each of a client's
+		// commands (c->woff): its next WAIT waits for the replicas to reach it.
+		defer func() { n.woff[in.From] = n.offset }()
 		if in.Msg.Op == OpWait {
 			n.wait(now, in.From, in.Msg, out)
 			return
@@ -168,8 +171,16 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 	k := m.Key
 	n.expireIfDue(now, k, out)
 	e, exists := n.keys[k]
-	if _, isZSet := n.zsets[k]; isZSet && m.Op != OpDel && !zsetOp(m.Op) {
-		return errReply(ErrWrongType)
+	_, isZSet := n.zsets[k]
+	if isZSet {
+		switch m.Op {
+		case OpGet, OpIncr:
+			return errReply(ErrWrongType)
+		case OpCAD:
+			return scriptErr(errReply(ErrWrongType), ReleaseScript, 1) // the script's GET fails
+		case OpCAX:
+			return scriptErr(errReply(ErrWrongType), ExtendScript, 1)
+		}
 	}
 	switch m.Op {
 	case OpZAdd:
@@ -177,53 +188,26 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 	case OpZScore:
 		return n.zscore(k, m.Opts)
 	case OpSet:
-		nx := hasOpt(m.Opts, "NX")
-		if nx && exists {
-			return sim.Message{Op: ReplyNil}
-		}
-		var ttl time.Duration
-		if hasOpt(m.Opts, "PX") {
-			if m.N <= 0 {
-				return sim.Message{Op: ReplyErr, Value: "invalid expire time in 'set' command"}
-			}
-			ttl = time.Duration(m.N) * time.Millisecond
-		}
-		n.store(now, from, k, m.Value, ttl, nx, out)
-		return sim.Message{Op: ReplyOK}
+		return n.set(now, from, m, out)
 	case OpSetNX:
-		if exists {
+		if exists || isZSet {
 			return intReply(0)
 		}
-		n.store(now, from, k, m.Value, 0, true, out)
+		n.store(now, from, k, entry{value: m.Value, owner: from, lock: true}, out)
 		return intReply(1)
 	case OpExpire, OpPExpire:
-		if !exists {
-			return intReply(0)
-		}
-		unit := time.Second
-		if m.Op == OpPExpire {
-			unit = time.Millisecond
-		}
-		if m.N <= 0 {
-			// A TTL that is not positive deletes the key at once.
-			n.remove(n.env.ID, k, e, sim.ReasonExpired, out)
-			return intReply(1)
-		}
-		n.setExpiry(now, from, k, e, time.Duration(m.N)*unit, out)
-		return intReply(1)
+		return n.expire(now, from, m, out)
+	case OpPTTL:
+		return n.pttl(now, k)
 	case OpCAX:
-		if !exists || e.value != m.Value || m.N <= 0 {
-			return intReply(0)
-		}
-		n.setExpiry(now, from, k, e, time.Duration(m.N)*time.Millisecond, out)
-		return intReply(1)
+		return n.extend(now, from, m, out)
 	case OpGet:
 		if !exists {
 			return sim.Message{Op: ReplyNil}
 		}
 		return sim.Message{Op: ReplyBulk, Value: e.value}
 	case OpDel:
-		if _, isZSet := n.zsets[k]; isZSet {
+		if isZSet {
 			n.zdel(from, k, out)
 			return intReply(1)
 		}
@@ -239,39 +223,36 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 		n.remove(from, k, e, ownerReason(from, e), out)
 		return intReply(1)
 	case OpIncr:
-		v := int64(0)
-		if exists {
-			var err error
-			if v, err = strconv.ParseInt(e.value, 10, 64); err != nil {
-				return sim.Message{Op: ReplyErr, Value: "value is not an integer"}
-			}
-		}
-		v++
-		e.value, e.owner = strconv.FormatInt(v, 10), from
-		n.keys[k] = e
-		n.persist(k, e, out)
-		return intReply(v)
+		return n.incr(from, k, out)
 	}
-	return sim.Message{Op: ReplyErr, Value: "unknown command " + m.Op}
+	return errReply(errNotModelled + m.Op)
 }
 
-func (n *Node) store(now sim.LocalTime, from sim.ProcID, k, v string, ttl time.Duration, lock bool, out *sim.Outputs) {
-	e := entry{value: v, owner: from, lock: lock}
-	if ttl > 0 {
-		e.expires, e.expireAt = true, addSat(now.Wall, ttl)
+// store sets a key (SET, SETNX). A key set with NX is a lock: the node reports
+// its grant, with the key's TTL as the window. A key that replaces a lock ends
+// the lock's grant.
+func (n *Node) store(now sim.LocalTime, from sim.ProcID, k string, e entry, out *sim.Outputs) {
+	if old, ok := n.keys[k]; ok && old.lock {
+		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: old.owner,
+			By: from, Lock: k, Grant: old.value, Reason: ownerReason(from, old)})
 	}
 	n.keys[k] = e
-	out.Observe(sim.Observation{Kind: sim.ObsStored, Client: from, By: sim.NoProc, Lock: k, Grant: v})
-	if lock {
+	out.Observe(sim.Observation{Kind: sim.ObsStored, Client: from, By: sim.NoProc, Lock: k, Grant: e.value})
+	if e.lock {
+		var window time.Duration
+		if e.expires {
+			window = max(e.expireAt-now.Wall, 0)
+		}
 		out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: from,
-			By: sim.NoProc, Lock: k, Grant: v, Window: ttl})
+			By: sim.NoProc, Lock: k, Grant: e.value, Window: window})
 	}
 	n.persist(k, e, out)
 	n.armExpiry(out)
 }
 
-func (n *Node) setExpiry(now sim.LocalTime, by sim.ProcID, k string, e entry, ttl time.Duration, out *sim.Outputs) {
-	e.expires, e.expireAt = true, addSat(now.Wall, ttl)
+// setExpiry gives a key a new absolute expiry, ttl from now.
+func (n *Node) setExpiry(by sim.ProcID, k string, e entry, at, ttl time.Duration, out *sim.Outputs) {
+	e.expires, e.expireAt = true, at
 	n.keys[k] = e
 	switch {
 	case e.lock && by == e.owner:
@@ -453,21 +434,4 @@ func (n *Node) Describe() string {
 	return b.String()
 }
 
-// addSat is t+d, saturating instead of overflowing for absurd TTLs.
-func addSat(t, d time.Duration) time.Duration {
-	if d > 0 && t > math.MaxInt64-d {
-		return math.MaxInt64
-	}
-	return t + d
-}
-
 func intReply(v int64) sim.Message { return sim.Message{Op: ReplyInt}.WithN(v) }
-
-func hasOpt(opts, word string) bool {
-	for _, f := range strings.Fields(opts) {
-		if f == word {
-			return true
-		}
-	}
-	return false
-}

@@ -158,7 +158,7 @@ func TestTTLEdgeCases(t *testing.T) {
 		send(1, setNXPX("a", 1000)),
 		send(2, sim.Message{Op: redis.OpPExpire, Key: "L"}.WithN(0)),
 		send(3, sim.Message{Op: redis.OpGet, Key: "L"}))
-	eq(t, got, []string{"(error) invalid expire time in 'set' command", "+OK", "(integer) 1", "(nil)"})
+	eq(t, got, []string{"(error) ERR invalid expire time in 'set' command", "+OK", "(integer) 1", "(nil)"})
 }
 
 // A node whose wall clock reads negative (an offset behind true time) still

@@ -160,14 +160,43 @@ func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out 
 	}
 }
 
-// wait starts a WAIT numreplicas timeout(ms): it is answered when enough replicas
-// have acknowledged every write so far, or when the timeout runs out.
-// wait starts a WAIT numreplicas timeout(ms); a timeout of 0 blocks until enough
-// replicas acknowledge, as in Redis.
+// wait runs WAIT numreplicas timeout(ms): it is answered when enough replicas
+// have acknowledged the stream up to where it was after the calling client's
+// previous command (Redis's c->woff, not the whole stream: a client whose own
+// write was acknowledged is answered at once, whatever others wrote since), or
+// when the timeout (0: none) runs out. A replica refuses it. The model's stream
+// carries writes only; Redis's also carries a PING every 10 s and a REPLCONF
+// GETACK for each WAIT that blocks, which a later WAIT may wait for too
+// (docs/fidelity.md).
 func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	w := waiter{client: from, reqID: m.ID, offset: n.offset, need: m.N, deadline: -1}
-	if m.M > 0 {
-		w.deadline = now.Mono + time.Duration(m.M)*time.Millisecond
+	reply := func(r sim.Message) { r.ID = m.ID; out.Send(from, r) }
+	if n.isReplica() {
+		reply(errReply("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a " +
+			"replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated."))
+		return
+	}
+	words := args(m)
+	if len(words) != 2 {
+		reply(errReply("ERR wrong number of arguments for 'wait' command"))
+		return
+	}
+	need, ok := parseInt(words[0])
+	if !ok {
+		reply(errReply(errNotInteger))
+		return
+	}
+	ms, ok := parseInt(words[1])
+	switch {
+	case !ok:
+		reply(errReply("ERR timeout is not an integer or out of range"))
+		return
+	case ms < 0:
+		reply(errReply("ERR timeout is negative"))
+		return
+	}
+	w := waiter{client: from, reqID: m.ID, offset: n.woff[from], need: need, deadline: -1}
+	if ms > 0 {
+		w.deadline = addSat(now.Mono, durMs(ms))
 	}
 	n.waits = append(n.waits, w)
 	n.answerWaits(now, out)

@@ -24,7 +24,8 @@ import (
 //     different score) instead of the number added.
 //
 // NX and XX are exclusive, and so are GT, LT and NX; such a command is an error.
-// INCR is not modelled (no lock recipe here uses it).
+// INCR makes ZADD act like ZINCRBY: one score-member pair, the score added to
+// the member's, and the reply the new score (nil when a flag stopped it).
 //
 // The node knows nothing of locks built on these commands, except one encoding:
 // lostinsoba's sorted-set mutex ("Distributed locks: NoSQL", https://lostinsoba.com/),
@@ -35,9 +36,10 @@ import (
 // sorted-set writes (a time bucket's ZADD GT, a job's state) grant nothing.
 //
 // The model keeps sorted-set keys and string keys apart: a string command other
-// than DEL on a sorted-set key (and ZADD or ZSCORE on a string key) gets Redis's
-// WRONGTYPE error. Real Redis also lets SET overwrite and EXPIRE time a sorted
-// set; no lock client here does either. Sorted sets never expire in the model.
+// than DEL, SET (which replaces it) and SETNX on a sorted-set key (and ZADD or
+// ZSCORE on a string key) gets Redis's WRONGTYPE error. Sorted sets never expire
+// in the model: EXPIRE on one is refused (real Redis times it; no lock client
+// here does), a deliberate difference the fidelity suite pins.
 
 // zmember is one member of a sorted set.
 type zmember struct {
@@ -49,13 +51,11 @@ type zmember struct {
 // ErrWrongType is Redis's reply to a command on a key of the other type.
 const ErrWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value"
 
-// zsetOp reports whether op is a sorted-set command.
-func zsetOp(op string) bool { return op == OpZAdd || op == OpZScore }
-
 func errReply(msg string) sim.Message { return sim.Message{Op: ReplyErr, Value: msg} }
 
-// FormatScore is a score's text form, as ZSCORE replies it: "1", "-1", "475000",
-// "1.5", "inf".
+// FormatScore is a score's text form, as Redis 7.0 replies it (printf's %.17g):
+// "1", "-1", "475000", "1.5", "inf", and "0.10000000000000001" for 0.1 (Redis
+// 7.2 prints the shortest form, "0.1"; the fidelity suite compares with 7.0).
 func FormatScore(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -63,7 +63,7 @@ func FormatScore(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return strconv.FormatFloat(f, 'g', 17, 64)
 }
 
 // parseScore reads a score as Redis does (getDoubleFromObject): a float, or
@@ -104,19 +104,19 @@ flags:
 	pairs := words[i:]
 	switch {
 	case len(pairs) == 0 || len(pairs)%2 != 0:
-		return errReply("syntax error")
-	case incr:
-		return errReply("INCR is not modelled by locksim's Redis node")
+		return errReply(errSyntax)
 	case nx && xx:
-		return errReply("XX and NX options at the same time are not compatible")
+		return errReply("ERR XX and NX options at the same time are not compatible")
 	case gt && nx || lt && nx || gt && lt:
-		return errReply("GT, LT, and/or NX options at the same time are not compatible")
+		return errReply("ERR GT, LT, and/or NX options at the same time are not compatible")
+	case incr && len(pairs) > 2:
+		return errReply("ERR INCR option supports a single increment-element pair")
 	}
 	scores := make([]float64, 0, len(pairs)/2)
 	for j := 0; j < len(pairs); j += 2 {
 		f, ok := parseScore(pairs[j])
 		if !ok {
-			return errReply("value is not a valid float")
+			return errReply("ERR value is not a valid float")
 		}
 		scores = append(scores, f)
 	}
@@ -124,34 +124,45 @@ flags:
 		return errReply(ErrWrongType)
 	}
 	z := n.zsets[k]
-	if z == nil {
-		if xx {
-			return intReply(0) // no key and XX: nothing to do
-		}
+	if z == nil && !xx {
 		z = map[string]zmember{}
 		n.zsets[k] = z
 	}
-	added, changed := int64(0), int64(0)
+	added, changed, processed := int64(0), int64(0), 0
+	var last float64
 	for j, score := range scores {
 		member := pairs[2*j+1]
 		cur, exists := z[member]
+		if incr && exists {
+			score += cur.score
+			if math.IsNaN(score) {
+				return errReply("ERR resulting score is not a number (NaN)")
+			}
+		}
 		switch {
 		case !exists && xx, exists && nx:
 			continue
 		case !exists:
 			added++
 			n.zset(k, member, zmember{score: score, owner: from}, out)
-		case lt && score >= cur.score, gt && score <= cur.score, score == cur.score:
+		case lt && score >= cur.score, gt && score <= cur.score:
 			continue
-		default:
+		case score != cur.score:
 			changed++
 			n.zupdate(from, k, member, cur, score, xx, out)
 		}
+		processed++
+		last = score
 	}
 	if len(z) == 0 {
 		delete(n.zsets, k)
 	}
-	if ch {
+	switch {
+	case incr && processed == 0:
+		return sim.Message{Op: ReplyNil}
+	case incr:
+		return sim.Message{Op: ReplyBulk, Value: FormatScore(last)}
+	case ch:
 		return intReply(added + changed)
 	}
 	return intReply(added)
@@ -201,7 +212,7 @@ func zrecord(k, member string, m zmember) sim.Message {
 func (n *Node) zscore(k, opts string) sim.Message {
 	words := strings.Fields(opts)
 	if len(words) != 1 {
-		return errReply("wrong number of arguments for 'zscore' command")
+		return errReply("ERR wrong number of arguments for 'zscore' command")
 	}
 	if _, isString := n.keys[k]; isString {
 		return errReply(ErrWrongType)

@@ -51,14 +51,14 @@ func TestZAddFlags(t *testing.T) {
 			[]string{"(integer) 1", "(integer) 1", "(integer) 1", "(integer) 0"}},
 		{"the GT, LT and NX options are mutually exclusive; XX and NX too",
 			[]sim.Message{zadd("NX XX 1 a"), zadd("GT LT 1 a"), zadd("NX GT 1 a"), zadd("NX LT 1 a"), zscore("a")},
-			[]string{"(error) XX and NX options at the same time are not compatible",
-				"(error) GT, LT, and/or NX options at the same time are not compatible",
-				"(error) GT, LT, and/or NX options at the same time are not compatible",
-				"(error) GT, LT, and/or NX options at the same time are not compatible", "(nil)"}},
+			[]string{"(error) ERR XX and NX options at the same time are not compatible",
+				"(error) ERR GT, LT, and/or NX options at the same time are not compatible",
+				"(error) ERR GT, LT, and/or NX options at the same time are not compatible",
+				"(error) ERR GT, LT, and/or NX options at the same time are not compatible", "(nil)"}},
 		{"scores are double precision floats, +inf and -inf included",
 			[]sim.Message{zadd("1.5 a -inf b"), zscore("a"), zscore("b"), zadd("x a"), zadd("nan a"), zadd("1 a 2")},
-			[]string{"(integer) 2", "(bulk) 1.5", "(bulk) -inf", "(error) value is not a valid float",
-				"(error) value is not a valid float", "(error) syntax error"}},
+			[]string{"(integer) 2", "(bulk) 1.5", "(bulk) -inf", "(error) ERR value is not a valid float",
+				"(error) ERR value is not a valid float", "(error) ERR syntax error"}},
 		{"a sorted set is a key of its own type: string commands on it fail, DEL removes it",
 			[]sim.Message{zadd("1 a"), {Op: redis.OpGet, Key: "z"}, {Op: redis.OpDel, Key: "z"}, zscore("a"),
 				{Op: redis.OpSetNX, Key: "z", Value: "v"}, zadd("1 a")},
@@ -123,4 +123,18 @@ func TestZSetsPersist(t *testing.T) {
 		fault(2*time.Second, sim.ActRestart, 0),
 		send(3*time.Second, zscore("a")))
 	eq(t, lost, []string{"(integer) 1", "(nil)"})
+}
+
+// SET replaces a key of any type (the SET page: "If key already holds a value,
+// it is overwritten, regardless of its type"), and so does the AOF that a
+// restart replays: the sorted set does not come back beside the string.
+func TestSetReplacesASortedSetOnDiskToo(t *testing.T) {
+	got := replies(t, redis.NodeConfig{Persistence: redis.PersistAlways},
+		send(0, zadd("1 a")),
+		send(1, sim.Message{Op: redis.OpSet, Key: "z", Value: "v"}),
+		fault(time.Second, sim.ActPowerLoss, 0),
+		fault(2*time.Second, sim.ActRestart, 0),
+		send(3*time.Second, sim.Message{Op: redis.OpGet, Key: "z"}),
+		send(3*time.Second+1, zscore("a")))
+	eq(t, got, []string{"(integer) 1", "+OK", "(bulk) v", "(error) " + redis.ErrWrongType})
 }

@@ -12,7 +12,7 @@ import (
 // ClientConfig chooses the lock recipe's variant.
 type ClientConfig struct {
 	Servers        []sim.ProcID  // the ensemble; the client connects to the first and fails over in order
-	SessionTimeout time.Duration // default 4 s
+	SessionTimeout time.Duration // asked of the server, which grants it within [2, 20] ticks (default 4 s)
 	// WatchParent is the herd variant: every waiter re-reads the children with a
 	// watch on the lock node, so every deletion wakes every waiter. The recipe
 	// watches only the predecessor.
@@ -266,6 +266,13 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepConnected:
 		c.session, c.conn = m.N, connected
+		if granted := time.Duration(m.M) * time.Millisecond; granted > 0 && granted != c.cfg.SessionTimeout {
+			// The timeout the server granted: ZooKeeper's client pings and
+			// gives up on its server by it from now on.
+			c.cfg.SessionTimeout = granted
+			out.SetTimer(timerRead, c.readTimeout())
+			out.SetTimer(timerPing, granted/3)
+		}
 		c.resendDelete(out)
 		if c.wantLock != "" {
 			c.wantLock = ""
@@ -309,10 +316,12 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 }
 
 // children decides on a getChildren answer: hold, or wait for the predecessor.
+// A server answers in no particular order: the recipe sorts by sequence number.
 func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 	if c.state != lockChecking {
 		return
 	}
+	kids = SortBySequence(slices.Clone(kids))
 	if c.node == "" && c.cfg.Protected {
 		prefix := fmt.Sprintf("lock-%x-", c.session)
 		for _, k := range kids {

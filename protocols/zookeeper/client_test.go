@@ -1,12 +1,14 @@
 package zookeeper_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/protocols/zookeeper"
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
 )
 
 // Tests of the lock client's connection handling, after ZooKeeper's Java client
@@ -14,10 +16,11 @@ import (
 // timeout, and calls the connection lost when it has heard nothing for two
 // thirds of it (readTimeout); a session's ephemeral nodes die with it.
 
-// oneServer builds z1 (process 0) and c1 (process 1) with a 3 s session.
+// oneServer builds z1 (process 0) and c1 (process 1) with a 3 s session (the
+// server ticks every second, so it grants 3 s: within [2, 20] ticks).
 func oneServer() (*sim.World, sim.ProcID, sim.ProcID) {
 	w := sim.NewWorld(sim.Config{Seed: 1})
-	z := w.AddProcess("z1", "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: []sim.ProcID{0}}))
+	z := w.AddProcess("z1", "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: []sim.ProcID{0}, Tick: time.Second}))
 	c := w.AddProcess("c1", "client", sim.Clock{}, zookeeper.NewClient(zookeeper.ClientConfig{
 		Servers: []sim.ProcID{z}, SessionTimeout: 3 * time.Second}))
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
@@ -74,5 +77,30 @@ func TestClientDoesNotResendAnExpiredSessionsDelete(t *testing.T) {
 		if e.Kind == sim.EvSend && e.Proc == c && e.At >= expiredAt && tr.Msg(e).Op == zookeeper.OpDelete {
 			t.Errorf("at %s, after its session expired (%s), c1 sends %s under its new session", e.At, expiredAt, tr.Msg(e))
 		}
+	}
+}
+
+// The lock recipe (ZooKeeper recipes, "Locks"): a client holds the lock when
+// its node has "the lowest sequence number" among the children. A server
+// answers getChildren in its own order (a Java HashSet's), so the client must
+// sort the list; one that takes the first child for the lowest believes it
+// holds the lock while another does.
+func TestTheRecipeSortsTheChildren(t *testing.T) {
+	w := sim.NewWorld(sim.Config{Seed: 1})
+	w.AddProcess("z1", "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: []sim.ProcID{0}}))
+	for i := range 3 { // c1 holds for a second; c2 and c3 queue behind it
+		c := w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{},
+			zookeeper.NewClient(zookeeper.ClientConfig{Servers: []sim.ProcID{0}, Hold: time.Second}))
+		w.Schedule(sim.Time(time.Duration(100+100*i)*time.Millisecond), sim.Action{Kind: sim.ActCommand, Proc: c,
+			Msg: sim.Message{Op: zookeeper.CmdAcquire, Key: "L"}})
+	}
+	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
+	w.Schedule(sim.Time(5*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	rep := check.Check(w.Run(), check.Options{})
+	if r, _ := rep.Result("mutex-belief"); len(r.Violations) > 0 {
+		t.Fatalf("two clients believed at once: %s", r.Violations[0].Detail)
+	}
+	if got, _ := rep.Metric("acquisitions"); got != 3 {
+		t.Fatalf("%v acquisitions, want 3", got)
 	}
 }

@@ -18,6 +18,7 @@ const (
 	OpDelete      = "DELETE"
 	OpGetChildren = "GETCHILDREN"
 	OpExists      = "EXISTS"
+	OpClose       = "CLOSE" // closeSession: the session ends and its ephemeral nodes go
 
 	RepConnected = "CONNECTED"
 	RepPong      = "PONG"
@@ -25,6 +26,7 @@ const (
 	RepDeleted   = "DELETED"
 	RepChildren  = "CHILDREN"
 	RepStat      = "STAT"
+	RepClosed    = "CLOSED"
 	RepError     = "ERROR" // Value: SESSIONEXPIRED, CONNECTIONLOSS, NONODE
 	RepWatch     = "WATCH" // Opts: NodeDeleted, NodeChildrenChanged, NodeCreated
 
@@ -32,6 +34,8 @@ const (
 	ErrConnLoss       = "CONNECTIONLOSS"
 	ErrNoNode         = "NONODE"
 	ErrBadVersion     = "BADVERSION"
+	ErrNodeExists     = "NODEEXISTS"
+	ErrNotEmpty       = "NOTEMPTY"
 
 	// Between servers.
 	opRequest    = "REQUEST" // a follower forwards a write to the leader
@@ -51,9 +55,15 @@ const (
 
 // ServerConfig configures a server.
 type ServerConfig struct {
-	Servers       []sim.ProcID  // the ensemble, in id order; the first leads at start
-	Tick          time.Duration // leader pings and session checks (default 100 ms)
-	LeaderTimeout time.Duration // a follower that hears nothing this long looks for a leader (500 ms)
+	Servers []sim.ProcID // the ensemble, in id order; the first leads at start
+	// Tick is ZooKeeper's tickTime (default 2 s, its own): the leader pings its
+	// followers every half tick and expires sessions on whole ticks, and a
+	// session's timeout is negotiated into [2, 20] ticks.
+	Tick time.Duration
+	// LeaderTimeout: a follower that hears nothing from its leader this long
+	// looks for a new one, and a leader that hears from no quorum this long
+	// stops leading (default 5 ticks: ZooKeeper's syncLimit of 5).
+	LeaderTimeout time.Duration
 	ElectionTime  time.Duration // how long an election takes (200 ms)
 }
 
@@ -68,8 +78,22 @@ const (
 var roleNames = [...]string{"looking", "following", "leading"}
 
 const (
-	timerTick sim.TimerID = iota + 1
+	timerTick sim.TimerID = iota + 1 // every half tick
 	timerElection
+)
+
+// DefaultTick is ZooKeeper's default tickTime, and syncLimit the ticks a
+// follower may fall silent (both as in its sample configuration, zoo.cfg).
+const (
+	DefaultTick = 2 * time.Second
+	syncLimit   = 5
+)
+
+// Negotiated session timeouts lie within [2, 20] ticks, ZooKeeper's default
+// minSessionTimeout and maxSessionTimeout.
+const (
+	minSessionTicks = 2
+	maxSessionTicks = 20
 )
 
 // Server is one ZooKeeper server.
@@ -100,15 +124,16 @@ type Server struct {
 	established bool
 	ackedBy     map[sim.ProcID]bool
 	held        []sim.Observation // a leader's reports, until it is established
+	halves      int64             // half ticks since the server started: sessions expire on whole ticks
 }
 
 // NewServer returns a constructor for a server with cfg.
 func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
 	if cfg.Tick == 0 {
-		cfg.Tick = 100 * time.Millisecond
+		cfg.Tick = DefaultTick
 	}
 	if cfg.LeaderTimeout == 0 {
-		cfg.LeaderTimeout = 500 * time.Millisecond
+		cfg.LeaderTimeout = syncLimit * cfg.Tick
 	}
 	if cfg.ElectionTime == 0 {
 		cfg.ElectionTime = 200 * time.Millisecond
@@ -171,7 +196,7 @@ func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs
 	if len(disk) == 0 && s.env.Incarnation == 0 {
 		s.role, s.leader, s.epoch, s.lastHear = following, s.cfg.Servers[0], 1, now.Mono
 		s.accepted, s.ackedLeader = 1, s.cfg.Servers[0]
-		out.SetTimer(timerTick, s.cfg.Tick)
+		out.SetTimer(timerTick, s.cfg.Tick/2)
 		return
 	}
 	s.startElection(now, out)
@@ -193,13 +218,13 @@ func (s *Server) bumpSeq(x *txn) {
 	if x.Kind != txCreate {
 		return
 	}
-	p := parent(x.Path)
-	if s.t.nodes[p] == nil {
-		s.t.nodes[p] = &znode{}
+	if !x.Sequential {
+		return
 	}
 	var seq int64
 	if _, err := fmt.Sscanf(x.Path[max(len(x.Path)-10, 0):], "%d", &seq); err == nil {
-		s.t.nodes[p].nextSeq = max(s.t.nodes[p].nextSeq, seq+1)
+		p := s.t.node(parent(x.Path))
+		p.nextSeq = max(p.nextSeq, seq+1)
 	}
 }
 
@@ -238,15 +263,18 @@ func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 	switch m.Op {
 	case OpConnect:
 		if sess != 0 {
-			reply(sim.Message{Op: RepConnected}.WithN(sess))
+			reply(sim.Message{Op: RepConnected}.WithN(sess).WithM(s.t.sessions[sess].timeout))
 			return
 		}
-		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: m.M, Origin: s.env.ID, Req: m.ID}, out)
+		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: s.negotiate(m.M), Origin: s.env.ID, Req: m.ID}, out)
 	case OpPing:
 		reply(sim.Message{Op: RepPong}.InBackground())
 	case OpCreate:
-		s.write(now, &txn{Kind: txCreate, Session: sess, Client: from, Path: m.Key, Ephemeral: true,
-			Origin: s.env.ID, Req: m.ID}, out)
+		modes := strings.Fields(m.Opts)
+		s.write(now, &txn{Kind: txCreate, Session: sess, Client: from, Path: m.Key, Ephemeral: slices.Contains(modes, "EPHEMERAL"),
+			Sequential: slices.Contains(modes, "SEQUENTIAL"), Origin: s.env.ID, Req: m.ID}, out)
+	case OpClose:
+		s.write(now, &txn{Kind: txCloseSession, Session: sess, Client: from, Origin: s.env.ID, Req: m.ID}, out)
 	case OpDelete:
 		version := int64(-1) // M carries the expected version; without it, any
 		if m.HasM {
@@ -259,7 +287,11 @@ func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 			s.childW[m.Key] = appendOnce(s.childW[m.Key], sess)
 		}
 		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: from, By: sim.NoProc, Name: "getchildren_calls", Value: 1})
-		reply(sim.Message{Op: RepChildren, Key: m.Key, Body: childList(s.t.children(m.Key))})
+		if _, ok := s.t.nodes[m.Key]; !ok {
+			reply(sim.Message{Op: RepError, Key: m.Key, Value: ErrNoNode})
+			return
+		}
+		reply(sim.Message{Op: RepChildren, Key: m.Key, Body: childList(s.t.wireChildren(m.Key))})
 	case OpExists:
 		n, ok := s.t.nodes[m.Key]
 		if m.Opts == "WATCH" {
@@ -271,6 +303,13 @@ func (s *Server) client(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 		}
 		reply(sim.Message{Op: RepStat, Key: m.Key}.WithN(n.czxid))
 	}
+}
+
+// negotiate is the session timeout (ms) the server grants for the one asked:
+// within [2, 20] ticks.
+func (s *Server) negotiate(ms int64) int64 {
+	d := time.Duration(ms) * time.Millisecond
+	return min(max(d, minSessionTicks*s.cfg.Tick), maxSessionTicks*s.cfg.Tick).Milliseconds()
 }
 
 func appendOnce(s []int64, x int64) []int64 {
@@ -308,11 +347,9 @@ func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
 		// The leader decides the sequential name from the parent's counter; the
 		// counter moves on when the proposal is logged (logTxn), so no name is
 		// issued twice, even for proposals not committed yet.
-		p := parent(x.Path)
-		if s.t.nodes[p] == nil {
-			s.t.nodes[p] = &znode{}
+		if x.Sequential {
+			x.Path = fmt.Sprintf("%s%010d", x.Path, s.t.node(parent(x.Path)).nextSeq)
 		}
-		x.Path = fmt.Sprintf("%s%010d", x.Path, s.t.nodes[p].nextSeq)
 	case txCreateSession:
 		x.Session = s.epoch<<32 | int64(s.env.ID+1)<<24 | (s.counter + 1)
 	}
@@ -375,7 +412,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		if x.Origin == s.env.ID && !s.recovering {
 			s.clients[x.Session] = x.Client
 		}
-		reply = &sim.Message{Op: RepConnected, N: x.Session, HasN: true}
+		reply = &sim.Message{Op: RepConnected, N: x.Session, HasN: true, M: x.Timeout, HasM: true}
 	case txCloseSession:
 		for _, p := range s.sortedPaths() {
 			if t.nodes[p].ephemeral == x.Session {
@@ -390,18 +427,25 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 				ws[p] = slices.DeleteFunc(ss, func(id int64) bool { return id == x.Session })
 			}
 		}
-		if s.role == leading {
+		if s.role == leading && x.Client == sim.NoProc { // the leader expired it
 			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "session_expiries", Value: 1})
 		}
+		reply = &sim.Message{Op: RepClosed}
 	case txCreate:
-		p := parent(x.Path)
-		if t.nodes[p] == nil {
-			t.nodes[p] = &znode{}
+		if _, ok := t.nodes[x.Path]; ok {
+			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNodeExists}
+			break
 		}
-		t.nodes[x.Path] = &znode{czxid: x.Zxid, mzxid: x.Zxid, ephemeral: x.Session}
+		var owner int64
+		if x.Ephemeral {
+			owner = x.Session
+		}
+		t.node(parent(x.Path)) // the lock node, if the recipe never made it
+		t.nodes[x.Path] = &znode{czxid: x.Zxid, mzxid: x.Zxid, ephemeral: owner}
+		t.link(x.Path)
 		s.bumpSeq(x)
 		s.fire(s.dataW, x.Path, "NodeCreated", out)
-		s.fire(s.childW, p, "NodeChildrenChanged", out)
+		s.fire(s.childW, parent(x.Path), "NodeChildrenChanged", out)
 		reply = &sim.Message{Op: RepCreated, Key: x.Path, N: x.Zxid, HasN: true}
 	case txDelete:
 		switch n, ok := t.nodes[x.Path]; {
@@ -409,6 +453,8 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
 		case x.Version >= 0 && n.version != x.Version:
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrBadVersion}
+		case len(n.kids) > 0:
+			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNotEmpty}
 		default:
 			s.remove(x.Path, out)
 			reply = &sim.Message{Op: RepDeleted, Key: x.Path}
@@ -422,8 +468,11 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 }
 
 func (s *Server) remove(path string, out *sim.Outputs) {
-	delete(s.t.nodes, path)
+	s.t.drop(path)
+	// Watches on the node itself, data and children alike, fire once per session.
+	s.childW[path] = slices.DeleteFunc(s.childW[path], func(id int64) bool { return slices.Contains(s.dataW[path], id) })
 	s.fire(s.dataW, path, "NodeDeleted", out)
+	s.fire(s.childW, path, "NodeDeleted", out)
 	s.fire(s.childW, parent(path), "NodeChildrenChanged", out)
 }
 
@@ -574,7 +623,7 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 			out.Write(sim.Message{Op: opNewLeader, Body: snap})
 			out.Fsync()
 			out.CancelTimer(timerElection)
-			out.SetTimer(timerTick, s.cfg.Tick)
+			out.SetTimer(timerTick, s.cfg.Tick/2)
 			out.Observe(sim.Note(sim.NoProc, "%s follows %s (epoch %d)", s.env.Name, s.env.Names[from], snap.Epoch))
 		}
 		if ok && from == s.leader && s.role == following {
@@ -583,9 +632,13 @@ func (s *Server) peer(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	}
 }
 
-// tick: a leader pings its followers and expires sessions; a follower checks
+// tick runs every half tick, as ZooKeeper's leader loop does: a leader pings
+// its followers, and on each whole tick checks that a quorum still answers and
+// expires the sessions it has not heard from within their timeout (sessions
+// expire on whole ticks, as in ZooKeeper's session buckets); a follower checks
 // that it still hears from its leader.
 func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
+	s.halves++
 	switch s.role {
 	case leading:
 		// A leader that no longer hears from a quorum steps down (ZooKeeper's
@@ -596,7 +649,7 @@ func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
 				heard++
 			}
 		}
-		if heard < s.quorum() {
+		if s.halves%2 == 0 && heard < s.quorum() {
 			out.Observe(sim.Note(sim.NoProc, "%s hears from only %d of %d servers: it stops leading", s.env.Name, heard, len(s.cfg.Servers)))
 			s.startElection(now, out)
 			return
@@ -606,14 +659,8 @@ func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
 				out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch).InBackground())
 			}
 		}
-		for _, id := range s.t.sortedSessions() {
-			ss := s.t.sessions[id]
-			if !ss.closing && now.Mono-s.heard[id] > time.Duration(ss.timeout)*time.Millisecond {
-				ss.closing = true
-				out.Observe(sim.Note(sim.NoProc, "%s expires session 0x%x of %s: not heard from for %s", s.env.Name, id,
-					s.env.Names[ss.client], sim.FormatDuration(now.Mono-s.heard[id])))
-				s.propose(now, &txn{Kind: txCloseSession, Session: id, Client: sim.NoProc, Origin: sim.NoProc}, out)
-			}
+		if s.halves%2 == 0 {
+			s.expireSessions(now, out)
 		}
 	case following:
 		if now.Mono-s.lastHear > s.cfg.LeaderTimeout {
@@ -623,7 +670,21 @@ func (s *Server) tick(now sim.LocalTime, out *sim.Outputs) {
 			return
 		}
 	}
-	out.SetTimer(timerTick, s.cfg.Tick)
+	out.SetTimer(timerTick, s.cfg.Tick/2)
+}
+
+// expireSessions closes every session the leader has not heard from within its
+// timeout.
+func (s *Server) expireSessions(now sim.LocalTime, out *sim.Outputs) {
+	for _, id := range s.t.sortedSessions() {
+		ss := s.t.sessions[id]
+		if !ss.closing && now.Mono-s.heard[id] > time.Duration(ss.timeout)*time.Millisecond {
+			ss.closing = true
+			out.Observe(sim.Note(sim.NoProc, "%s expires session 0x%x of %s: not heard from for %s", s.env.Name, id,
+				s.env.Names[ss.client], sim.FormatDuration(now.Mono-s.heard[id])))
+			s.propose(now, &txn{Kind: txCloseSession, Session: id, Client: sim.NoProc, Origin: sim.NoProc}, out)
+		}
+	}
 }
 
 // --- elections ---
@@ -728,7 +789,7 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 	if len(s.cfg.Servers) == 1 || epoch == 1 {
 		s.establish(now, out) // a fresh ensemble's first leader, or an ensemble of one
 	}
-	out.SetTimer(timerTick, s.cfg.Tick)
+	out.SetTimer(timerTick, s.cfg.Tick/2)
 }
 
 // establish: a quorum has acknowledged this leader's epoch. Only now does it
@@ -768,7 +829,7 @@ func (s *Server) report(o sim.Observation, out *sim.Outputs) {
 func (s *Server) TimerName(id sim.TimerID) string {
 	switch id {
 	case timerTick:
-		return "tick"
+		return "half tick"
 	case timerElection:
 		return "election round ends"
 	}

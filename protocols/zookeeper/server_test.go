@@ -42,7 +42,7 @@ func TestDeleteWithVersion(t *testing.T) {
 	at := func(ms int, m sim.Message) {
 		w.Schedule(sim.Time(time.Duration(ms)*time.Millisecond), sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: m})
 	}
-	at(10, sim.Message{Op: zookeeper.OpCreate, Key: "/L/n-"})
+	at(10, sim.Message{Op: zookeeper.OpCreate, Key: "/L/n-", Opts: "EPHEMERAL SEQUENTIAL"})
 	at(20, sim.Message{Op: zookeeper.OpDelete, Key: "/L/n-0000000000"}.WithM(3))
 	at(30, sim.Message{Op: zookeeper.OpDelete, Key: "/L/n-0000000000"}.WithM(0))
 	at(40, sim.Message{Op: zookeeper.OpDelete, Key: "/L/n-0000000000"})

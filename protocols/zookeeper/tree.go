@@ -1,10 +1,12 @@
 package zookeeper
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/locksim/locksim/sim"
 )
@@ -15,6 +17,11 @@ type znode struct {
 	version      int64
 	ephemeral    int64 // the owning session, or 0
 	nextSeq      int64 // the sequential counter for children
+	// kids are the children's names in the order they were added, and slots
+	// the size of the table of the Java HashSet a real server keeps them in
+	// (DataNode.children): together they give the order getChildren answers.
+	kids  []string
+	slots int
 }
 
 // tree is the data tree with the sessions that own ephemeral nodes.
@@ -51,27 +58,90 @@ func parent(path string) string {
 	return path[:i]
 }
 
-// children lists a node's children's names, sorted (sequence numbers sort).
+// node returns the znode at path, making it (and any missing parent) a
+// persistent node first: the model creates a lock node implicitly, where a
+// real server answers NONODE until the recipe creates it (docs/fidelity.md).
+func (t *tree) node(path string) *znode {
+	if n := t.nodes[path]; n != nil {
+		return n
+	}
+	n := &znode{}
+	t.nodes[path] = n
+	t.link(path)
+	return n
+}
+
+// link adds a new node to its parent's children, growing the parent's table
+// as Java's HashSet does: 8 slots at the first child, doubled once more than
+// three quarters are used, never shrunk.
+func (t *tree) link(path string) {
+	p := t.node(parent(path))
+	p.kids = append(p.kids, path[strings.LastIndexByte(path, '/')+1:])
+	if p.slots == 0 {
+		p.slots = 8
+	}
+	if len(p.kids) > p.slots*3/4 {
+		p.slots *= 2
+	}
+}
+
+// drop removes a node from the tree and from its parent's children.
+func (t *tree) drop(path string) {
+	delete(t.nodes, path)
+	if p := t.nodes[parent(path)]; p != nil {
+		name := path[strings.LastIndexByte(path, '/')+1:]
+		p.kids = slices.DeleteFunc(p.kids, func(k string) bool { return k == name })
+	}
+}
+
+// children lists a node's children's names in the recipe's order: by their
+// sequence number (a protected name carries the session id before the
+// 10-digit counter, and only the counter orders the queue).
 func (t *tree) children(path string) []string {
 	var out []string
-	prefix := path + "/"
-	if path == "/" {
-		prefix = "/"
+	if n := t.nodes[path]; n != nil {
+		out = SortBySequence(slices.Clone(n.kids))
 	}
-	for p := range t.nodes {
-		if p != "/" && parent(p) == path && strings.HasPrefix(p, prefix) {
-			out = append(out, p[len(prefix):])
-		}
-	}
-	// Sequence order, not name order: a protected name carries the session id
-	// before the 10-digit counter, and only the counter orders the queue.
-	slices.SortFunc(out, func(a, b string) int {
+	return out
+}
+
+// SortBySequence sorts sequential nodes' names by their 10-digit counter, as
+// the lock recipe requires of every client: "the lowest sequence number".
+func SortBySequence(names []string) []string {
+	slices.SortFunc(names, func(a, b string) int {
 		if c := strings.Compare(seqOf(a), seqOf(b)); c != 0 {
 			return c
 		}
 		return strings.Compare(a, b)
 	})
+	return names
+}
+
+// wireChildren lists a node's children as a real server answers getChildren:
+// in its HashSet's order, by bucket (the String hash, spread, modulo the table
+// size) and, within a bucket, in the order they were added. That order is
+// fixed but not sorted, so a client that takes the first child for the lowest
+// fails here as it fails on a real server. (Java also turns a bucket of more
+// than 8 names into a tree; sequential names never crowd one bucket so.)
+func (t *tree) wireChildren(path string) []string {
+	n := t.nodes[path]
+	if n == nil {
+		return nil
+	}
+	out := slices.Clone(n.kids)
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(javaBucket(a, n.slots), javaBucket(b, n.slots)) })
 	return out
+}
+
+// javaBucket is the bucket Java's HashMap puts a String key in: its
+// String.hashCode, spread (h ^ h>>>16), masked by the table size.
+func javaBucket(s string, slots int) int32 {
+	var h int32
+	for _, c := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(c)
+	}
+	h ^= int32(uint32(h) >> 16)
+	return h & int32(slots-1)
 }
 
 // seqOf is a sequential name's 10-digit counter (the whole name if it has none).
@@ -98,17 +168,18 @@ var txnNames = [...]string{txCreateSession: "createSession", txCloseSession: "cl
 
 // txn is one transaction: what the leader proposes and every server applies.
 type txn struct {
-	Zxid      int64
-	Kind      txnKind
-	Session   int64
-	Client    sim.ProcID
-	Timeout   int64 // ms (createSession)
-	Path      string
-	Ephemeral bool
-	Origin    sim.ProcID // the server the client talks to, which answers it
-	Req       uint64     // the client's request id
-	ByOwner   bool       // a delete the node's own session asked for
-	Version   int64      // delete: the version the node must have, or -1 for any
+	Zxid       int64
+	Kind       txnKind
+	Session    int64
+	Client     sim.ProcID
+	Timeout    int64 // ms (createSession)
+	Path       string
+	Ephemeral  bool
+	Sequential bool
+	Origin     sim.ProcID // the server the client talks to, which answers it
+	Req        uint64     // the client's request id
+	ByOwner    bool       // a delete the node's own session asked for
+	Version    int64      // delete: the version the node must have, or -1 for any
 }
 
 func zxidText(z int64) string { return fmt.Sprintf("0x%x%08x", z>>32, z&0xffffffff) }
@@ -148,6 +219,7 @@ func (t *tree) clone() *tree {
 	}
 	for p, n := range t.nodes {
 		nn := *n
+		nn.kids = slices.Clone(n.kids)
 		c.nodes[p] = &nn
 	}
 	for id, s := range t.sessions {

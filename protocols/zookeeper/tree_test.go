@@ -11,7 +11,7 @@ import (
 func TestChildrenAreOrderedBySequenceNumber(t *testing.T) {
 	tr := newTree()
 	for _, p := range []string{"/L", "/L/lock-1010000002-0000000003", "/L/lock-1010000001-0000000004", "/L/lock-0000000001"} {
-		tr.nodes[p] = &znode{}
+		tr.node(p)
 	}
 	want := []string{"lock-0000000001", "lock-1010000002-0000000003", "lock-1010000001-0000000004"}
 	if got := tr.children("/L"); !slices.Equal(got, want) {

@@ -20,7 +20,9 @@ import (
 // leader failures; without it, random pauses find the lost update; and the
 // ensemble never lets two live sessions hold the lock at once. Each test runs
 // rounds of rapid checks: 10 rounds of 100 (1,000 schedules) by default, a fifth
-// under -short, and more with -rapid.checks=N.
+// under -short, and more with -rapid.checks=N. The servers tick every 100 ms
+// (ZooKeeper's default is 2 s), so that sessions expire and leaders fail over
+// several times within each 12 s run.
 
 func run(s simtest.Schedule, fencing bool) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 12 * time.Second, MaxQueue: 10_000}})
@@ -29,7 +31,7 @@ func run(s simtest.Schedule, fencing bool) check.Report {
 		servers = append(servers, sim.ProcID(i))
 	}
 	for i := range 3 {
-		w.AddProcess(fmt.Sprintf("z%d", i+1), "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: servers}))
+		w.AddProcess(fmt.Sprintf("z%d", i+1), "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: servers, Tick: 100 * time.Millisecond}))
 	}
 	var clients []sim.ProcID
 	for i := range s.Clients {

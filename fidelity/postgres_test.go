@@ -1,0 +1,314 @@
+package fidelity
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/sim"
+)
+
+// PostgreSQL: the statements of the database locks (dblock.Stmt, whose SQL
+// method gives what is sent to the real server): command tags, SQLSTATEs and
+// messages, the FOR UPDATE queue and its order, lock_timeout, NOWAIT and SKIP
+// LOCKED, a killed holder's row lock, and the fence sequence across a crash
+// and a clean restart. Sources: the PostgreSQL 15 manual (SELECT's locking
+// clause, INSERT ... ON CONFLICT, lock_timeout, sequence functions, appendix A
+// error codes) and its source (sequence.c: SEQ_LOG_VALS).
+//
+// A config names the database and its settings: "db rows=L,M
+// lock-timeout=1s" (rows that exist from the start; the lock wait timeout,
+// which the real server gets as its lock_timeout). Script commands, one
+// dblock.Stmt each:
+//
+//	insert ROW OWNER [fence]                 StInsert
+//	delete ROW OWNER                         StDelete
+//	lease ROW OWNER TTL [at SECONDS] [fence] StLease (now(), or the client's time)
+//	unlease ROW OWNER                        StUnlease
+//	lock ROW [nowait|skip-locked] [fence]    StForUpdate (BEGIN; SELECT ... FOR UPDATE)
+//	commit                                   StCommit
+//	read ROW                                 StRead
+//	update ROW VERSION VALUE [blind]         StCAS
+//
+// A reply reads as the command tag and the values returned ("INSERT 0 1 [3]",
+// "SELECT 1 [2 5]"), or "ERROR SQLSTATE message".
+
+func init() {
+	systems = append(systems, system{name: "postgresql", cases: pgCases(), model: pgModel})
+}
+
+// pgConfig is a case's database.
+type pgConfig struct {
+	name        string
+	rows        []string
+	lockTimeout time.Duration
+}
+
+func parsePGConfig(config string) (pgConfig, error) {
+	servers, err := parseConfig(config, "rows", "lock-timeout")
+	if err != nil {
+		return pgConfig{}, err
+	}
+	if len(servers) != 1 {
+		return pgConfig{}, fmt.Errorf("config %q: one database, please", config)
+	}
+	c := pgConfig{name: servers[0].name}
+	if rows := servers[0].set["rows"]; rows != "" {
+		c.rows = strings.Split(rows, ",")
+	}
+	c.lockTimeout, err = servers[0].dur("lock-timeout", 0)
+	return c, err
+}
+
+// parsePGCommand reads a script command as the statement it stands for.
+func parsePGCommand(cmd string) (*dblock.Stmt, error) {
+	w := strings.Fields(cmd)
+	bad := fmt.Errorf("%q: not a PostgreSQL script command (see postgres_test.go)", cmd)
+	if len(w) == 0 {
+		return nil, bad
+	}
+	s := &dblock.Stmt{}
+	rest := w[1:]
+	flag := func(word string) bool { // takes an optional trailing word
+		if len(rest) > 0 && rest[len(rest)-1] == word {
+			rest = rest[:len(rest)-1]
+			return true
+		}
+		return false
+	}
+	var err error
+	switch w[0] {
+	case "insert", "delete", "unlease":
+		s.Kind = map[string]dblock.StmtKind{"insert": dblock.StInsert, "delete": dblock.StDelete, "unlease": dblock.StUnlease}[w[0]]
+		s.Fence = s.Kind == dblock.StInsert && flag("fence")
+		if len(rest) != 2 {
+			return nil, bad
+		}
+		s.Row, s.Owner = rest[0], rest[1]
+	case "lease":
+		s.Kind, s.DBNow = dblock.StLease, true
+		s.Fence = flag("fence")
+		if len(rest) == 5 && rest[3] == "at" {
+			var secs float64
+			secs, err = strconv.ParseFloat(rest[4], 64)
+			s.DBNow, s.Now, rest = false, int64(secs*1000), rest[:3]
+		}
+		if len(rest) != 3 {
+			return nil, bad
+		}
+		s.Row, s.Owner = rest[0], rest[1]
+		if err == nil {
+			s.TTL, err = time.ParseDuration(rest[2])
+		}
+	case "lock":
+		s.Kind = dblock.StForUpdate
+		s.Fence = flag("fence")
+		switch {
+		case flag("nowait"):
+			s.Wait = dblock.NoWait
+		case flag("skip-locked"):
+			s.Wait = dblock.SkipLocked
+		}
+		if len(rest) != 1 {
+			return nil, bad
+		}
+		s.Row = rest[0]
+	case "commit":
+		s.Kind = dblock.StCommit
+		if len(rest) != 0 {
+			return nil, bad
+		}
+	case "read":
+		s.Kind = dblock.StRead
+		if len(rest) != 1 {
+			return nil, bad
+		}
+		s.Row = rest[0]
+	case "update":
+		s.Kind, s.Compare = dblock.StCAS, !flag("blind")
+		if len(rest) != 3 {
+			return nil, bad
+		}
+		s.Row = rest[0]
+		if s.Version, err = strconv.ParseInt(rest[1], 10, 64); err == nil {
+			s.Value, err = strconv.ParseInt(rest[2], 10, 64)
+		}
+	default:
+		return nil, bad
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%q: %v", cmd, err)
+	}
+	return s, nil
+}
+
+func pgModel(c fcase, steps []step) (transcript, error) {
+	cfg, err := parsePGConfig(c.config)
+	if err != nil {
+		return nil, err
+	}
+	mw := newModelWorld()
+	mw.addServer(cfg.name, "db", dblock.NewNode(dblock.NodeConfig{Rows: cfg.rows, LockWaitTimeout: cfg.lockTimeout}))
+	mw.newConn = func(string) conn { return &pgConn{} }
+	return mw.run(steps)
+}
+
+// pgConn is a client's connection to the model database: one statement at a
+// time, and a ping every second for the connection itself (the database
+// rolls back the transaction of a client it stops hearing from, as a real one
+// does when the connection closes).
+type pgConn struct {
+	reqID   uint64
+	pending *dblock.Stmt
+	pinging bool
+}
+
+const timerPGPing sim.TimerID = 1
+
+func (p *pgConn) do(d *driver, _ sim.LocalTime, cmd string, out *sim.Outputs) {
+	s, err := parsePGCommand(cmd)
+	if err != nil {
+		d.answer(out, "error: "+err.Error())
+		return
+	}
+	if !p.pinging {
+		p.pinging = true
+		out.SetTimer(timerPGPing, time.Second)
+	}
+	p.reqID++
+	p.pending = s
+	m := s.Message()
+	m.ID = p.reqID
+	out.Send(d.server, m)
+}
+
+func (p *pgConn) step(d *driver, _ sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch {
+	case in.Kind == sim.InTimer && in.Timer == timerPGPing:
+		out.Send(d.server, sim.Message{Op: dblock.OpPing})
+		out.SetTimer(timerPGPing, time.Second)
+	case in.Kind == sim.InMessage && in.From == d.server && in.Msg.ID == p.reqID && in.Msg.Op != dblock.OpPong:
+		d.answer(out, pgReply(p.pending, in.Msg))
+	}
+}
+
+// pgReply is the model's answer as a client reads it: the command tag and
+// the values the statement returned.
+func pgReply(s *dblock.Stmt, m sim.Message) string {
+	if m.Op == dblock.RepError {
+		return fmt.Sprintf("ERROR %s %s", m.Key, m.Value)
+	}
+	tag := strings.TrimSpace(m.Op + " " + m.Value)
+	switch {
+	case s.Kind == dblock.StRead && m.Value == "1":
+		return fmt.Sprintf("%s [%d %d]", tag, m.N, m.M)
+	case s.Fence && m.N == 1:
+		return fmt.Sprintf("%s [%d]", tag, m.M)
+	}
+	return tag
+}
+
+func pgCases() []fcase {
+	return []fcase{
+		{name: "insert-lock", config: "db", script: `
+c1> insert L c1#1
+c2> insert L c2#1
+c2> delete L c2#1
+c1> delete L c1#1
+c1> delete L c1#1
+c2> insert L c2#1 fence
+c1> insert M c1#1 fence
+c1> insert M c1#2 fence
+c1> insert N c1#3 fence`},
+		{name: "lease-on-the-databases-clock", config: "db", script: `
+c1> lease L c1#1 2s
+c2> lease L c2#1 2s
+c1> lease L c1#1 2s fence
+c2> unlease L c2#1
+sleep 2500ms
+c2> lease L c2#1 2s fence
+c1> unlease L c1#1
+c2> unlease L c2#1
+c1> lease L c1#1 2s
+c1> read L`},
+		{name: "lease-on-the-clients-clock", config: "db", script: `
+c1> lease L c1#1 10s at 100
+c2> lease L c2#1 10s at 105
+c2> lease L c2#1 10s at 111
+c1> lease L c1#1 10s at 112
+c1> lease M c1#1 10s at 200 fence`},
+		// Blocked FOR UPDATE statements queue in arrival order; each commit
+		// hands the row to the next, and its fence is taken then.
+		{name: "for-update-queue", config: "db rows=L", script: `
+c1> lock L fence
+c2> lock L fence
+c3> lock L fence
+c4> lock L fence
+c1> commit
+c2> commit
+c3> commit
+c4> commit
+c1> lock M fence
+c1> commit
+c1> lock L
+c1> lock L
+c1> commit`},
+		{name: "lock-timeout", config: "db rows=L lock-timeout=1s", script: `
+c1> lock L
+c2> lock L
+sleep 1200ms
+c1> commit
+c2> lock L
+c2> commit`},
+		{name: "nowait-and-skip-locked", config: "db rows=L", script: `
+c1> lock L
+c2> lock L nowait
+c2> lock L skip-locked
+c2> lock M nowait
+c1> commit
+c2> lock L nowait
+c2> commit
+c2> lock L skip-locked
+c2> commit`},
+		// A client killed while it holds the row: its connection closes, and a
+		// real server ends its transaction at once; the model has no
+		// connections, and learns of the death from the missing keepalives:
+		// at its first check (every second) after 3 s without one.
+		{name: "killed-holder", config: "db rows=L", script: `
+c1> lock L
+c2> lock L
+close c1
+sleep 500ms
+sleep 4s
+c2> commit`,
+			differs: []difference{{
+				real:  "close c1\n  c2: SELECT 1\nsleep 500ms\nsleep 4s\n",
+				model: "close c1\nsleep 500ms\nsleep 4s\n  c2: SELECT 1\n",
+				why:   "postgresql-connections",
+			}}},
+		// nextval logs 32 values ahead: after a crash the sequence resumes past
+		// them (1, 2, then 34); a clean shutdown saves it as it is.
+		{name: "sequence-across-restarts", config: "db", script: `
+c1> insert A c1#1 fence
+c1> insert B c1#1 fence
+crash db
+restart db
+c1> insert C c1#1 fence
+shutdown db
+restart db
+c1> insert D c1#1 fence`},
+		{name: "optimistic-update", config: "db rows=L", script: `
+c1> read L
+c2> read L
+c1> update L 1 5
+c2> update L 1 7
+c2> read L
+c2> update L 2 7
+c1> update L 1 9 blind
+c1> read L
+c1> read M
+c1> update M 1 5`},
+	}
+}
