@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 )
@@ -28,7 +29,7 @@ func beliefStarts(tr *sim.Trace) []string {
 	return out
 }
 
-func fixed(d time.Duration) dblock.Retry { return dblock.Retry{Policy: dblock.RetryFixed, Delay: d} }
+func fixed(d time.Duration) lockkit.Retry { return lockkit.Retry{Backoff: lockkit.Fixed, Delay: d} }
 
 // Blocked FOR UPDATE statements get the row in the order they asked, each at
 // the previous holder's COMMIT.
@@ -95,7 +96,7 @@ func TestLockWaitTimeoutInterruptsTheWaiterOnly(t *testing.T) {
 func TestExponentialBackoffDoublesUpToItsCap(t *testing.T) {
 	w, cs := newWorld(1, 0, make([]sim.Clock, 2), func(i int) dblock.ClientConfig {
 		return dblock.ClientConfig{Server: server, Mode: dblock.ModeInsert,
-			Retry: dblock.Retry{Policy: dblock.RetryExponential, Delay: 100 * time.Millisecond, Max: 800 * time.Millisecond, Attempts: 7}}
+			Retry: lockkit.Retry{Backoff: lockkit.Exponential, Delay: 100 * time.Millisecond, Max: 800 * time.Millisecond, JitterPercent: 10, Attempts: 7}}
 	})
 	cmd(w, 0, cs[0], dblock.CmdAcquire)
 	cmd(w, 100*time.Millisecond, cs[1], dblock.CmdAcquire)
