@@ -131,7 +131,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		c.command(in.Msg, out)
 	case sim.InMessage:
 		if slices.Contains(c.cfg.Members, in.From) {
-			c.reply(now, in.Msg, out)
+			c.reply(in.Msg, out)
 		}
 	}
 }
@@ -226,7 +226,7 @@ func (c *Client) find(out *sim.Outputs) {
 		Value: fmt.Sprintf("max-create-rev=%d", c.rev-1), N: c.rev - 1}, out)
 }
 
-func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
+func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepTTL:
 		if m.N != c.lease || c.lease == 0 {

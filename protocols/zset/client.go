@@ -128,8 +128,9 @@ func New(cfg Config) func(sim.Env) sim.Process {
 		tries.Retry, tries.Period = lockkit.Retry{}, cfg.Period
 	}
 	return func(env sim.Env) sim.Process {
-		tries.Client, tries.Rand = env.ID, env.Rand
-		return &Client{env: env, cfg: cfg, tries: tries}
+		c := &Client{env: env, cfg: cfg, tries: tries}
+		c.tries.Client, c.tries.Rand = env.ID, env.Rand
+		return c
 	}
 }
 
