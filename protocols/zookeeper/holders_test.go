@@ -29,6 +29,15 @@ func newHolderRun() *holderRun {
 	return h
 }
 
+// newQueue is a run in which c1 holds L and c2 waits behind it.
+func newQueue() *holderRun {
+	h := newHolderRun()
+	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000000", Zxid: zx(1, 1), Session: 10})
+	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000001", Zxid: zx(1, 2), Session: 11})
+	h.obs = nil
+	return h
+}
+
 func (h *holderRun) do(x *txn) {
 	switch x.Kind {
 	case txCreate:
@@ -75,10 +84,7 @@ func TestHoldersTheLowestSequenceNumberHolds(t *testing.T) {
 }
 
 func TestHoldersAReleaseHandsTheLockToTheNext(t *testing.T) {
-	h := newHolderRun()
-	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000000", Zxid: zx(1, 1), Session: 10})
-	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000001", Zxid: zx(1, 2), Session: 11})
-	h.obs = nil
+	h := newQueue()
 	h.do(&txn{Kind: txDelete, Path: "/L/n-0000000000", Zxid: zx(1, 3), Session: 10, Client: 1})
 	h.expect(t, "c1 deletes its node", "grant-end L c1 n-0000000000 released by 1", "grant L c2 n-0000000001 token 0x100000002")
 	h.do(&txn{Kind: txCloseSession, Zxid: zx(1, 4), Session: 11, Client: sim.NoProc})
@@ -93,10 +99,7 @@ func TestHoldersAReleaseHandsTheLockToTheNext(t *testing.T) {
 // released when its owner closes its session (it was reported as expired by
 // the leader).
 func TestHoldersWhoEndedAGrant(t *testing.T) {
-	h := newHolderRun()
-	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000000", Zxid: zx(1, 1), Session: 10})
-	h.do(&txn{Kind: txCreate, Path: "/L/n-0000000001", Zxid: zx(1, 2), Session: 11})
-	h.obs = nil
+	h := newQueue()
 	h.do(&txn{Kind: txDelete, Path: "/L/n-0000000000", Zxid: zx(1, 3), Session: 11, Client: 2})
 	h.expect(t, "c2 deletes c1's node", "grant-end L c1 n-0000000000 deleted by 2", "grant L c2 n-0000000001 token 0x100000002")
 	h.do(&txn{Kind: txCloseSession, Zxid: zx(1, 4), Session: 11, Client: 2})
