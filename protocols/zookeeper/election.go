@@ -1,7 +1,6 @@
 package zookeeper
 
 import (
-	"slices"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -121,7 +120,7 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 	s.setRole(leading)
 	s.leader, s.epoch, s.counter = s.env.ID, epoch, 0
 	s.accepted, s.ackedLeader = epoch, sim.NoProc
-	s.established, s.ackedBy, s.held = false, map[sim.ProcID]bool{}, nil
+	s.established, s.ackedBy, s.held, s.waiting = false, map[sim.ProcID]bool{}, nil, nil
 	s.followed = map[sim.ProcID]time.Duration{}
 	for _, p := range s.cfg.Servers {
 		s.followed[p] = now.Mono // every follower gets a leader timeout to answer
@@ -138,7 +137,7 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "elections", Value: 1})
 	}
 	out.Observe(sim.Note(sim.NoProc, "%s leads the ensemble (epoch %d, last zxid %s)", s.env.Name, epoch, zxidText(s.t.lastZxid)))
-	snap := &snapshot{Epoch: epoch, Tree: s.t.clone(), Log: slices.Clone(s.log)}
+	snap := &snapshot{Epoch: epoch, Tree: s.t.clone()}
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
 			out.Send(p, sim.Message{Op: opNewLeader, Body: snap})
@@ -150,27 +149,26 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 	out.SetTimer(timerTick, s.cfg.Tick/2)
 }
 
-// establish: a quorum has acknowledged this leader's epoch. Only now does it
-// commit, and report what it did as leader.
+// establish: a quorum has acknowledged this leader's epoch, and with it the
+// history in its snapshot. Only now does it report what it did as leader, and
+// propose the writes it held back.
 func (s *Server) establish(now sim.LocalTime, out *sim.Outputs) {
 	s.established = true
 	for _, o := range s.held { // what it reported while waiting comes first
 		out.Observe(o)
 	}
 	s.held = nil
-	// Everything this leader logged is committed by its epoch (Zab): here, and at
-	// the followers, which got that history with the snapshot.
-	if n := len(s.log); n > 0 {
-		s.acks = map[int64][]bool{}
-		s.commit(now, s.log[n-1].Zxid, out)
+	for _, x := range s.waiting {
+		s.propose(now, x, out)
 	}
-	s.tryCommit(now, out)
+	s.waiting = nil
 }
 
 // newLeader handles a NEWLEADER, in any role: a server follows a leader of a
 // later epoch, or the leader it already acknowledged for this one (or, after
 // its own leadership failed, this epoch's leader), taking its state; then it
-// acknowledges the epoch.
+// acknowledges the epoch. It refuses a leader not yet established whose
+// history it is ahead of, and does not acknowledge it.
 func (s *Server) newLeader(now sim.LocalTime, from sim.ProcID, snap *snapshot, out *sim.Outputs) {
 	ok := snap.Epoch > s.accepted ||
 		(snap.Epoch == s.accepted && (from == s.ackedLeader || (s.ackedLeader == sim.NoProc && s.role != leading)))
@@ -178,9 +176,29 @@ func (s *Server) newLeader(now sim.LocalTime, from sim.ProcID, snap *snapshot, o
 		return
 	}
 	if s.role != following || from != s.leader || snap.Epoch > s.epoch {
+		if s.aheadOf(snap) {
+			out.Observe(sim.Note(sim.NoProc, "%s has logged up to %s, past the history %s was elected with (%s): it does not follow it",
+				s.env.Name, zxidText(s.lastLogged()), s.env.Names[from], zxidText(snap.Tree.lastZxid)))
+			return
+		}
 		s.becomeFollower(now, from, snap, out)
 	}
 	out.Send(from, sim.Message{Op: opAckLeader}.WithN(snap.Epoch))
+}
+
+// aheadOf: this server has logged, in an earlier epoch, more than the history
+// a leader not yet established was elected with. Votes are not promises: the
+// leader may have been elected on this server's vote, after which the server
+// synced with the previous leader and acknowledged more. What it logged since
+// may be committed, and taking the new leader's history would lose it; so it
+// refuses, the leader cannot be established without it, and a later election
+// counts its history (ZooKeeper's leader gives up when an acknowledgement of
+// its epoch shows "Follower is ahead of the leader"). An established leader's
+// history is the ensemble's: whatever a server logged beyond it was never
+// committed, and it takes the leader's.
+func (s *Server) aheadOf(snap *snapshot) bool {
+	last := s.lastLogged()
+	return !snap.Established && last>>32 < snap.Epoch && last > snap.Tree.lastZxid
 }
 
 // becomeFollower follows leader in the snapshot's epoch, with the snapshot's
@@ -189,7 +207,7 @@ func (s *Server) becomeFollower(now sim.LocalTime, leader sim.ProcID, snap *snap
 	s.setRole(following)
 	s.accepted, s.ackedLeader = snap.Epoch, leader
 	s.established, s.held = false, nil
-	s.t, s.log, s.epoch, s.leader = snap.Tree.clone(), slices.Clone(snap.Log), snap.Epoch, leader
+	s.t, s.log, s.epoch, s.leader = snap.Tree.clone(), nil, snap.Epoch, leader
 	s.lastHear = now.Mono
 	s.acks = map[int64][]bool{}
 	out.Write(sim.Message{Op: opNewLeader, Body: snap})

@@ -1,6 +1,7 @@
 package zookeeper
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +111,62 @@ func TestElectionALeaderWithoutAQuorumStopsLeading(t *testing.T) {
 	}
 	if !strings.HasPrefix(lastState(tr, "z1"), "following (epoch 2, leader "+epochs["2"]) {
 		t.Errorf("after the heal z1 should follow epoch 2's leader: %s", lastState(tr, "z1"))
+	}
+}
+
+// Regression: a leader elected on a stale vote must not impose its history on
+// a server that has since logged more. z2 and z3 restart while z1, the leader
+// of epoch 1, is cut off. They vote; z2's round ends with z3 the winner, so z2
+// votes again, this time reaching z1, which syncs it: z2 follows z1 and
+// acknowledges a write, which commits, and d1 is told so. Then z3's round
+// ends: on z2's stale vote it leads epoch 2 with a history that lacks the
+// write. z1 and z2 used to take that history, and the committed write was lost
+// once z1 crashed. Now they refuse it, as ZooKeeper's leader gives up on
+// "Follower is ahead of the leader", and the write survives. The write is /a,
+// made while z1 was cut off and forwarded to z2 with the sync; or /b, made
+// just after the sync (which lost it before the forwarding existed).
+//
+// Meanwhile d2 writes /c through z3, which may not propose it before a quorum
+// acknowledges its epoch: it used to, and its zxid of epoch 2 then ranked
+// above every write of epoch 1, so z3 won the next election too and the
+// committed write was lost all the same.
+func TestElectionALeaderBehindItsFollowersIsRefused(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		at   time.Duration
+	}{{"/a", 250 * time.Millisecond}, {"/b", 500500 * time.Microsecond}} {
+		t.Run(c.path, func(t *testing.T) {
+			e := newEnsemble(3, ServerConfig{Tick: 100 * time.Millisecond})
+			d := e.driver(0, 10*time.Second, time.Second)
+			d2 := e.driver(2, 10*time.Second, time.Second)
+			e.at(540*time.Millisecond, d2, sim.Message{Op: OpConnect}.WithM(10_000)) // again, to z3 restarted
+			e.at(550*time.Millisecond, d2, sim.Message{Op: OpCreate, Key: "/c"})
+			e.act(200*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[1]})
+			e.act(201*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[2]})
+			e.act(200*time.Millisecond, sim.Action{Kind: sim.ActPartition, A: e.servers[:1], B: e.servers[1:]})
+			e.at(c.at, d, sim.Message{Op: OpCreate, Key: c.path})
+			e.act(300*time.Millisecond, sim.Action{Kind: sim.ActRestart, Proc: e.servers[1]})
+			e.act(303*time.Millisecond, sim.Action{Kind: sim.ActRestart, Proc: e.servers[2]})
+			e.act(303*time.Millisecond, sim.Action{Kind: sim.ActHeal})
+			e.act(600*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[0]})
+			tr := e.w.Run()
+			if got := replies(tr, d); !slices.Contains(got, "CREATED "+c.path) {
+				t.Fatalf("d1 was never told %s was created (%q): the test shows nothing", c.path, got)
+			}
+			if len(notes(tr, "z3 leads the ensemble (epoch 2")) == 0 {
+				t.Fatal("z3 never led on z2's stale vote: the test shows nothing")
+			}
+			if got := notes(tr, "z2 has logged up to"); len(got) == 0 {
+				t.Error("z2 did not refuse z3's history")
+			}
+			if got := notes(tr, "z2 leads the ensemble"); len(got) != 1 {
+				t.Errorf("z2, which has the write, should lead once z3 gives up: %q", notes(tr, "leads the ensemble"))
+			}
+			for _, z := range []string{"z2", "z3"} {
+				if !strings.Contains(data(tr, z), c.path+"(") {
+					t.Errorf("%s lost the committed %s: %s", z, c.path, lastState(tr, z))
+				}
+			}
+		})
 	}
 }

@@ -78,10 +78,10 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 	}
 }
 
-// write sends a write to the leader, or proposes it when this is the leader.
+// write sends a write to the leader, or takes it when this is the leader.
 func (s *Server) write(now sim.LocalTime, x *txn, out *sim.Outputs) {
 	if s.role == leading {
-		s.propose(now, x, out)
+		s.lead(now, x, out)
 		return
 	}
 	out.Send(s.leader, sim.Message{Op: opRequest, Body: x})

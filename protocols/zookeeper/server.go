@@ -125,6 +125,7 @@ type Server struct {
 	established bool
 	ackedBy     map[sim.ProcID]bool
 	held        []sim.Observation // a leader's reports, until it is established
+	waiting     []*txn            // the writes a leader holds back until it is established
 
 	heard   sessionClock         // when this server last heard from each session
 	clients map[int64]sim.ProcID // sessions connected to this server

@@ -220,7 +220,10 @@ func (c childList) String() string { return "[" + strings.Join(c, " ") + "]" }
 type snapshot struct {
 	Epoch int64
 	Tree  *tree
-	Log   []*txn // the leader's history not yet committed: committed once it is established
+	// Established: a quorum has acknowledged the leader's epoch. Until then
+	// its tree is the history it was elected with, which a server that has
+	// logged more must refuse (see Server.aheadOf).
+	Established bool
 }
 
 func (s *snapshot) String() string {

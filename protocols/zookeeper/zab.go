@@ -30,7 +30,7 @@ type (
 func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case opRequest:
-		s.propose(now, m.Body.(*txn), out)
+		s.lead(now, m.Body.(*txn), out)
 	case opTouch:
 		if _, ok := s.t.sessions[m.N]; ok {
 			s.heard.touch(m.N, now)
@@ -55,7 +55,7 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		// any follower does (ZooKeeper's Leader.startForwarding). Without them
 		// it would miss their commits and resync again, and again while
 		// writes keep coming.
-		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t.clone()}})
+		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t.clone(), Established: s.established}})
 		for _, x := range s.log {
 			out.Send(from, sim.Message{Op: opProposal, Body: x}.WithN(s.epoch))
 		}
@@ -122,7 +122,7 @@ func tickLeading(s *Server, now sim.LocalTime, id sim.TimerID, out *sim.Outputs)
 			out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch).InBackground())
 		}
 	}
-	if s.halves%2 == 0 {
+	if s.halves%2 == 0 && s.established {
 		s.expireSessions(now, out)
 	}
 	out.SetTimer(timerTick, s.cfg.Tick/2)
@@ -140,6 +140,19 @@ func tickFollowing(s *Server, now sim.LocalTime, id sim.TimerID, out *sim.Output
 		return
 	}
 	out.SetTimer(timerTick, s.cfg.Tick/2)
+}
+
+// lead takes a write at the leader: it proposes it, or, until the leader is
+// established, holds it back. A leader proposes nothing in an epoch a quorum
+// has not acknowledged (ZooKeeper's leader serves no request before): its
+// zxids would rank above every earlier epoch's in an election, although no
+// quorum may ever log them.
+func (s *Server) lead(now sim.LocalTime, x *txn, out *sim.Outputs) {
+	if !s.established {
+		s.waiting = append(s.waiting, x)
+		return
+	}
+	s.propose(now, x, out)
 }
 
 // propose gives a write its zxid (and a sequential node its name, a new

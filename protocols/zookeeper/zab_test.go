@@ -160,3 +160,27 @@ func TestBroadcastAResyncedFollowerGetsTheOutstandingProposals(t *testing.T) {
 	}
 	sameData(t, tr, "z1", "z2", "z3")
 }
+
+// A leader proposes nothing before a quorum has acknowledged its epoch: a
+// write it takes meanwhile waits, and is proposed, with a zxid of the new
+// epoch, once the leader is established.
+func TestBroadcastALeaderHoldsWritesBackUntilEstablished(t *testing.T) {
+	s := NewServer(ServerConfig{Servers: []sim.ProcID{0, 1, 2}})(sim.Env{ID: 0, Name: "z1", Names: []string{"z1", "z2", "z3"}}).(*Server)
+	var out sim.Outputs // what the leader sends is not looked at here
+	s.becomeLeader(sim.LocalTime{}, &out, 2)
+	step := func(from sim.ProcID, m sim.Message) {
+		s.Step(sim.LocalTime{}, sim.Input{Kind: sim.InMessage, From: from, Msg: m}, &out)
+	}
+	step(1, sim.Message{Op: opRequest, Body: &txn{Kind: txCreate, Path: "/a", Client: sim.NoProc}})
+	if len(s.log) != 0 || len(s.waiting) != 1 {
+		t.Fatalf("before its epoch is acknowledged the leader proposed %v (holding %d)", s.log, len(s.waiting))
+	}
+	step(1, sim.Message{Op: opAckLeader}.WithN(2))
+	if !s.established || len(s.log) != 1 || s.log[0].Zxid != zx(2, 1) || len(s.waiting) != 0 {
+		t.Fatalf("established %v: log %v, holding %d; want /a proposed as 0x200000001", s.established, s.log, len(s.waiting))
+	}
+	step(2, sim.Message{Op: opAck}.WithN(zx(2, 1)))
+	if s.t.nodes["/a"] == nil {
+		t.Error("/a was acknowledged by a quorum but not applied")
+	}
+}
