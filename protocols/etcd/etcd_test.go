@@ -154,6 +154,37 @@ func TestReleaseDeletesTheKeyAndRevokesTheLease(t *testing.T) {
 	}
 }
 
+// intruder deletes the newest key under a prefix when commanded, as any etcd
+// client may (etcdctl del): a Range for the last key created, then a
+// DeleteRange of it.
+type intruder struct{ member sim.ProcID }
+
+func (x *intruder) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	switch {
+	case in.Kind == sim.InCommand:
+		out.Send(x.member, sim.Message{Op: etcd.OpRange, Key: in.Msg.Key, Opts: "LAST-CREATE", N: 1 << 40})
+	case in.Kind == sim.InMessage && in.Msg.Op == etcd.RepRange && in.Msg.Key != "":
+		out.Send(x.member, sim.Message{Op: etcd.OpDelete, Key: in.Msg.Key})
+	}
+}
+
+func (x *intruder) Describe() string { return "" }
+
+// Regression: a grant whose key another client deletes ends as deleted by that
+// client (it was reported as deleted by the member). The owner's own delete is
+// a release (TestReleaseDeletesTheKeyAndRevokesTheLease).
+func TestAKeyDeletedByAnotherClientEndsTheGrantAsDeleted(t *testing.T) {
+	c := newCluster(3, 1, etcd.ClientConfig{})
+	x := c.w.AddProcess("x", "client", sim.Clock{}, func(sim.Env) sim.Process { return &intruder{member: c.members[0]} })
+	c.cmd(100*time.Millisecond, 0, etcd.CmdAcquire)
+	c.act(time.Second, sim.Action{Kind: sim.ActCommand, Proc: x, Msg: sim.Message{Key: "L/"}})
+	tr := c.w.Run()
+	ends := obs(tr, sim.ObsGrantEnd)
+	if len(ends) != 1 || ends[0].Reason != sim.ReasonDeleted || ends[0].By != x || ends[0].Client != c.clients[0] {
+		t.Fatalf("grant ends %+v, want c1's grant deleted by x", ends)
+	}
+}
+
 // --- leases (etcd's lessor: the leader decides expiry, keepalive renews) ---
 
 // Keepalives every TTL/3 hold a lease far beyond its TTL.

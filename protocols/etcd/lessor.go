@@ -71,6 +71,6 @@ func (l *lessor) expire(m *Member, now sim.LocalTime, out *sim.Outputs) {
 		ls := m.st.leases[id]
 		out.Observe(sim.Note(sim.NoProc, "%s: lease %d of %s was not renewed within its TTL of %s: the leader revokes it",
 			m.env.Name, id, m.env.Names[ls.client], sim.FormatDuration(ls.ttl)))
-		m.raft.propose(now, &cmd{Kind: cmdRevoke, Lease: id, Expired: true, Client: sim.NoProc, Origin: sim.NoProc}, out)
+		m.raft.Propose(now, &cmd{Kind: cmdRevoke, Lease: id, Expired: true, Client: sim.NoProc, Origin: sim.NoProc}, out)
 	}
 }

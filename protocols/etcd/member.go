@@ -73,21 +73,6 @@ func CheckTimeouts(heartbeat, election time.Duration) error {
 	return nil
 }
 
-type role uint8
-
-const (
-	roleFollower role = iota
-	roleCandidate
-	roleLeader
-)
-
-var roleNames = [...]string{"follower", "candidate", "leader"}
-
-const (
-	timerHeartbeat sim.TimerID = iota + 1
-	timerElection
-)
-
 // watcher is a client's watch on one key, from a revision on.
 type watcher struct {
 	client sim.ProcID
@@ -95,7 +80,8 @@ type watcher struct {
 }
 
 // Member is one etcd member: a Raft peer, a copy of the store, and (while it
-// leads) the lessor.
+// leads) the lessor. It runs its Raft core as the core's state machine:
+// committed entries come back to it through applyEntry.
 type Member struct {
 	env    sim.Env
 	cfg    MemberConfig
@@ -119,7 +105,8 @@ func NewMember(cfg MemberConfig) func(sim.Env) sim.Process {
 	}
 	return func(env sim.Env) sim.Process {
 		m := &Member{env: env, cfg: cfg, st: newStore(), watches: map[string][]watcher{}}
-		m.raft = newRaft(m)
+		m.raft = newRaft(raftConfig{ID: env.ID, Name: env.Name, Peers: cfg.Members, Heartbeat: cfg.Heartbeat,
+			ElectionTimeout: cfg.ElectionTimeout, Rand: env.Rand}, m)
 		return m
 	}
 }
@@ -128,16 +115,16 @@ func NewMember(cfg MemberConfig) func(sim.Env) sim.Process {
 func (m *Member) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
-		m.raft.recover(now, in.Disk, out)
+		if len(in.Disk) == 0 && m.env.Incarnation == 0 {
+			m.raft.Bootstrap(now, out)
+		} else {
+			m.raft.Restart(now, in.Disk, out)
+		}
 	case sim.InTimer:
-		switch in.Timer {
-		case timerHeartbeat:
-			m.raft.heartbeat(now, out)
-			if m.raft.role == roleLeader {
-				m.lessor.expire(m, now, out)
-			}
-		case timerElection:
-			m.raft.campaign(now, out)
+		m.raft.Tick(now, in.Timer, out)
+		// The leader checks its leases on each heartbeat.
+		if in.Timer == timerHeartbeat && m.raft.role == roleLeader {
+			m.lessor.expire(m, now, out)
 		}
 	case sim.InMessage:
 		if slices.Contains(m.cfg.Members, in.From) {
@@ -151,9 +138,7 @@ func (m *Member) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 func (m *Member) peer(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
 	switch msg.Op {
 	case opProp:
-		if m.raft.role == roleLeader {
-			m.raft.propose(now, msg.Body.(*cmd), out)
-		}
+		m.raft.Propose(now, msg.Body.(*cmd), out)
 	case opKeepAliveFwd:
 		rep := sim.Message{Op: RepError, Value: ErrNoLeader}.WithN(msg.N)
 		if m.raft.role == roleLeader {
@@ -164,7 +149,7 @@ func (m *Member) peer(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *
 		ka := msg.Body.(*keepAlive)
 		out.Send(ka.Client, ka.Reply.InBackground())
 	default:
-		m.raft.step(now, from, msg, out)
+		m.raft.Step(now, from, msg, out)
 	}
 }
 
@@ -222,7 +207,7 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 		return
 	}
 	if r.role == roleLeader {
-		r.propose(now, c, out)
+		r.Propose(now, c, out)
 		return
 	}
 	out.Send(r.leader, sim.Message{Op: opProp, Body: c})
@@ -261,10 +246,10 @@ func deleteEvent(key string, rev int64) sim.Message {
 	return sim.Message{Op: RepEvent, Key: key, Value: fmt.Sprintf("DELETE at revision %d", rev), N: rev}
 }
 
-// applied is called for each entry the member applies: it answers the client if
-// this member took the request, fires watches, and, on the leader, reports the
-// lock grants the entry changed.
-func (m *Member) applied(now sim.LocalTime, e entry, replaying bool, out *sim.Outputs) {
+// applyEntry applies one committed entry (the Raft core calls it): it answers
+// the client if this member took the request, fires watches, and, on the
+// leader, reports the lock grants the entry changed.
+func (m *Member) applyEntry(now sim.LocalTime, e entry, replaying bool, out *sim.Outputs) {
 	before := m.st.rev
 	res := m.st.apply(e.Index, e.Cmd)
 	changes := m.st.updateHolders()
@@ -290,6 +275,20 @@ func (m *Member) applied(now sim.LocalTime, e entry, replaying bool, out *sim.Ou
 	}
 	if m.raft.role == roleLeader {
 		m.reportHolders(e, changes, out)
+		// The lessor starts once the leader has applied an entry of its own
+		// term, and with it every earlier term's (etcd's Promote): only then
+		// does it know every lease.
+		if !m.lessor.promoted && e.Term == m.raft.term {
+			m.lessor.promote(m, now, out)
+		}
+	}
+}
+
+// roleChanged: a member that stops leading forgets its lease deadlines (the
+// Raft core calls it).
+func (m *Member) roleChanged(_ sim.LocalTime, from, _ role) {
+	if from == roleLeader {
+		m.lessor.demote()
 	}
 }
 
@@ -300,10 +299,15 @@ func (m *Member) reportHolders(e entry, changes []holderChange, out *sim.Outputs
 		if b := ch.before; b.key != "" {
 			reason, by := sim.ReasonDeleted, m.env.ID
 			switch {
-			case e.Cmd.Kind == cmdDelete && e.Cmd.Client == b.owner, e.Cmd.Kind == cmdRevoke && !e.Cmd.Expired && e.Cmd.Client == b.owner:
-				reason, by = sim.ReasonReleased, b.owner
 			case e.Cmd.Kind == cmdRevoke && e.Cmd.Expired:
 				reason = sim.ReasonExpired // the leader expired its lease
+			case e.Cmd.Kind == cmdDelete, e.Cmd.Kind == cmdRevoke:
+				// its key deleted or its lease revoked: by its owner, a release;
+				// by another client, a deletion by that client
+				by = e.Cmd.Client
+				if by == b.owner {
+					reason = sim.ReasonReleased
+				}
 			}
 			out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: b.owner, By: by,
 				Lock: lock(ch.prefix), Grant: b.key, Reason: reason, Seq: e.Index})

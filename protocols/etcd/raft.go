@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -81,12 +82,60 @@ const (
 	maxBatch = 64 // entries per MsgApp
 )
 
-// raft is a member's Raft state (Ongaro and Ousterhout, "In Search of an
+// role is a member's Raft role.
+type role uint8
+
+const (
+	roleFollower role = iota
+	roleCandidate
+	roleLeader
+)
+
+var roleNames = [...]string{"follower", "candidate", "leader"}
+
+func (r role) String() string { return roleNames[r] }
+
+// The core's timers: a follower's or a candidate's election timeout, a leader's
+// heartbeat.
+const (
+	timerHeartbeat sim.TimerID = iota + 1
+	timerElection
+)
+
+// raftConfig is all the core knows of the member that runs it.
+type raftConfig struct {
+	ID              sim.ProcID
+	Name            string       // for the notes
+	Peers           []sim.ProcID // the cluster, ID among them; the first leads a fresh cluster
+	Heartbeat       time.Duration
+	ElectionTimeout time.Duration // randomised in [T, 2T)
+	Rand            *rand.Rand    // the member's own stream, for the randomised timeouts
+}
+
+// stateMachine is what the core replicates, and whom it tells of its role: the
+// member that runs it (etcd's raft hands the same over in Ready, as
+// CommittedEntries and SoftState).
+type stateMachine interface {
+	// applyEntry applies one committed entry; each comes once, in log order.
+	// replaying: the member is rebuilding itself from its disk after a
+	// restart, and answers nobody.
+	applyEntry(now sim.LocalTime, e entry, replaying bool, out *sim.Outputs)
+	// roleChanged: the core has moved from one role to another.
+	roleChanged(now sim.LocalTime, from, to role)
+}
+
+// raft is a member's Raft core (Ongaro and Ousterhout, "In Search of an
 // Understandable Consensus Algorithm", 2014, figure 2), as etcd's raft library
 // runs it: with CheckQuorum, and a leader's empty entry at the start of its term.
+// It is shaped like etcd's raft: Step handles what every role shares and hands
+// the rest to the role's step function; Tick hands a timer to the role's tick
+// function; the become* transitions swap both.
 type raft struct {
-	m        *Member
+	cfg      raftConfig
+	sm       stateMachine
 	role     role
+	step     stepFunc // stepFollower, stepCandidate, stepLeader
+	tick     tickFunc // tickElection, tickHeartbeat
 	leader   sim.ProcID
 	term     int64
 	vote     sim.ProcID
@@ -97,24 +146,40 @@ type raft struct {
 	// the leader's view of each member, by position in the cluster
 	next, match []int64
 	acked       []time.Duration
-	votes       []bool
+	votes       []bool // a candidate's votes, by position in the cluster
 }
 
-func newRaft(m *Member) raft {
-	return raft{m: m, leader: sim.NoProc, vote: sim.NoProc, log: []entry{{}}}
+type (
+	stepFunc func(r *raft, now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs)
+	tickFunc func(r *raft, now sim.LocalTime, id sim.TimerID, out *sim.Outputs)
+)
+
+func newRaft(cfg raftConfig, sm stateMachine) raft {
+	return raft{cfg: cfg, sm: sm, role: roleFollower, step: stepFollower, tick: tickElection,
+		leader: sim.NoProc, vote: sim.NoProc, log: []entry{{}}}
 }
 
-func (r *raft) members() []sim.ProcID { return r.m.cfg.Members }
-func (r *raft) me() sim.ProcID        { return r.m.env.ID }
-func (r *raft) quorum() int           { return len(r.members())/2 + 1 }
-func (r *raft) lastIndex() int64      { return int64(len(r.log) - 1) }
-func (r *raft) lastTerm() int64       { return r.log[len(r.log)-1].Term }
-func (r *raft) pos(p sim.ProcID) int  { return slices.Index(r.members(), p) }
+func (r *raft) quorum() int          { return len(r.cfg.Peers)/2 + 1 }
+func (r *raft) lastIndex() int64     { return int64(len(r.log) - 1) }
+func (r *raft) lastTerm() int64      { return r.log[len(r.log)-1].Term }
+func (r *raft) pos(p sim.ProcID) int { return slices.Index(r.cfg.Peers, p) }
 
-// recover rebuilds term, vote and log from disk and re-applies what it knew was
-// committed, answering nobody. A fresh cluster starts with its first member as
-// the leader of term 1, as if the first election had just happened.
-func (r *raft) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) {
+// Bootstrap starts a member of a fresh cluster: the first member leads term 1,
+// as if the first election had just happened.
+func (r *raft) Bootstrap(now sim.LocalTime, out *sim.Outputs) {
+	first := r.cfg.Peers[0]
+	r.term, r.vote = 1, first
+	r.saveHardState(out)
+	if first == r.cfg.ID {
+		r.becomeLeader(now, out)
+		return
+	}
+	r.becomeFollower(now, r.term, first, out)
+}
+
+// Restart rebuilds term, vote and log from disk and re-applies what it knew
+// was committed, answering nobody; then it follows, knowing no leader.
+func (r *raft) Restart(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) {
 	for _, rec := range disk {
 		switch rec.Op {
 		case recHardState:
@@ -127,18 +192,6 @@ func (r *raft) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	}
 	r.commit = min(r.commit, r.lastIndex())
 	r.applyCommitted(now, true, out)
-	if len(disk) == 0 && r.m.env.Incarnation == 0 {
-		first := r.members()[0]
-		r.term, r.vote = 1, first
-		r.saveHardState(out)
-		if first == r.me() {
-			r.becomeLeader(now, out)
-			return
-		}
-		r.role, r.leader, r.lastHear = roleFollower, first, now.Mono
-		r.resetElection(out)
-		return
-	}
 	r.becomeFollower(now, r.term, sim.NoProc, out)
 }
 
@@ -156,8 +209,26 @@ func (r *raft) saveEntries(after int64, es []entry, out *sim.Outputs) {
 // resetElection arms the election timeout, randomised in [T, 2T) from the
 // member's own random stream so that candidates rarely collide.
 func (r *raft) resetElection(out *sim.Outputs) {
-	t := r.m.cfg.ElectionTimeout
-	out.SetTimer(timerElection, t+time.Duration(r.m.env.Rand.Int64N(int64(t))))
+	t := r.cfg.ElectionTimeout
+	out.SetTimer(timerElection, t+time.Duration(r.cfg.Rand.Int64N(int64(t))))
+}
+
+// setRole swaps in the role's step and tick functions, and tells the state
+// machine when the role changes.
+func (r *raft) setRole(now sim.LocalTime, to role) {
+	from := r.role
+	r.role = to
+	switch to {
+	case roleFollower:
+		r.step, r.tick = stepFollower, tickElection
+	case roleCandidate:
+		r.step, r.tick = stepCandidate, tickElection
+	case roleLeader:
+		r.step, r.tick = stepLeader, tickHeartbeat
+	}
+	if from != to {
+		r.sm.roleChanged(now, from, to)
+	}
 }
 
 func (r *raft) becomeFollower(now sim.LocalTime, term int64, leader sim.ProcID, out *sim.Outputs) {
@@ -166,30 +237,83 @@ func (r *raft) becomeFollower(now sim.LocalTime, term int64, leader sim.ProcID, 
 		r.saveHardState(out)
 	}
 	if r.role == roleLeader {
-		r.m.lessor.demote()
 		out.CancelTimer(timerHeartbeat)
 	}
-	r.role, r.leader = roleFollower, leader
+	r.setRole(now, roleFollower)
+	r.leader = leader
 	if leader != sim.NoProc {
 		r.lastHear = now.Mono
 	}
 	r.resetElection(out)
 }
 
-// campaign: the election timeout fired without word from a leader.
-func (r *raft) campaign(now sim.LocalTime, out *sim.Outputs) {
-	if r.role == roleLeader {
+// becomeCandidate: it votes for itself in a new term.
+func (r *raft) becomeCandidate(now sim.LocalTime, out *sim.Outputs) {
+	r.setRole(now, roleCandidate)
+	r.leader = sim.NoProc
+	r.term++
+	r.vote = r.cfg.ID
+	r.saveHardState(out)
+	r.votes = make([]bool, len(r.cfg.Peers))
+	r.votes[r.pos(r.cfg.ID)] = true
+	out.Observe(sim.Note(sim.NoProc, "%s heard from no leader: it stands for election in term %d", r.cfg.Name, r.term))
+}
+
+func (r *raft) becomeLeader(now sim.LocalTime, out *sim.Outputs) {
+	r.setRole(now, roleLeader)
+	r.leader = r.cfg.ID
+	n := len(r.cfg.Peers)
+	r.next, r.match, r.acked = make([]int64, n), make([]int64, n), make([]time.Duration, n)
+	for i := range n {
+		r.next[i], r.acked[i] = r.lastIndex()+1, now.Mono
+	}
+	out.CancelTimer(timerElection)
+	if r.term > 1 { // a fresh cluster's first leader was not elected
+		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "elections", Value: 1})
+	}
+	out.Observe(sim.Note(sim.NoProc, "%s leads the cluster (term %d, last index %d)", r.cfg.Name, r.term, r.lastIndex()))
+	r.Propose(now, nil, out) // the empty entry that commits the earlier terms' entries
+	out.SetTimer(timerHeartbeat, r.cfg.Heartbeat)
+}
+
+// Tick handles one of the core's timers.
+func (r *raft) Tick(now sim.LocalTime, id sim.TimerID, out *sim.Outputs) { r.tick(r, now, id, out) }
+
+// tickElection: a follower or a candidate heard from no leader for an election
+// timeout: it stands for election.
+func tickElection(r *raft, now sim.LocalTime, id sim.TimerID, out *sim.Outputs) {
+	if id == timerElection {
+		r.campaign(now, out)
+	}
+}
+
+// tickHeartbeat: the leader checks that a quorum still answers, then sends
+// every member what it lacks (empty if nothing: a heartbeat).
+func tickHeartbeat(r *raft, now sim.LocalTime, id sim.TimerID, out *sim.Outputs) {
+	if id != timerHeartbeat {
 		return
 	}
-	r.role, r.leader = roleCandidate, sim.NoProc
-	r.term++
-	r.vote = r.me()
-	r.saveHardState(out)
-	r.votes = make([]bool, len(r.members()))
-	r.votes[r.pos(r.me())] = true
-	out.Observe(sim.Note(sim.NoProc, "%s heard from no leader: it stands for election in term %d", r.m.env.Name, r.term))
-	for _, p := range r.members() {
-		if p != r.me() {
+	heard := 0
+	for i, p := range r.cfg.Peers {
+		if p == r.cfg.ID || now.Mono-r.acked[i] <= r.cfg.ElectionTimeout {
+			heard++
+		}
+	}
+	if heard < r.quorum() {
+		out.Observe(sim.Note(sim.NoProc, "%s hears from only %d of %d members: it steps down (CheckQuorum)",
+			r.cfg.Name, heard, len(r.cfg.Peers)))
+		r.becomeFollower(now, r.term, sim.NoProc, out)
+		return
+	}
+	r.broadcast(out)
+	out.SetTimer(timerHeartbeat, r.cfg.Heartbeat)
+}
+
+// campaign asks every other member for its vote in a new term.
+func (r *raft) campaign(now sim.LocalTime, out *sim.Outputs) {
+	r.becomeCandidate(now, out)
+	for _, p := range r.cfg.Peers {
+		if p != r.cfg.ID {
 			out.Send(p, sim.Message{Op: opVote, Body: &voteMsg{r.term, r.lastIndex(), r.lastTerm()}})
 		}
 	}
@@ -209,38 +333,23 @@ func (r *raft) countVotes(now sim.LocalTime, out *sim.Outputs) {
 	}
 }
 
-func (r *raft) becomeLeader(now sim.LocalTime, out *sim.Outputs) {
-	r.role, r.leader = roleLeader, r.me()
-	n := len(r.members())
-	r.next, r.match, r.acked = make([]int64, n), make([]int64, n), make([]time.Duration, n)
-	for i := range n {
-		r.next[i], r.acked[i] = r.lastIndex()+1, now.Mono
-	}
-	out.CancelTimer(timerElection)
-	if r.term > 1 { // a fresh cluster's first leader was not elected
-		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "elections", Value: 1})
-	}
-	out.Observe(sim.Note(sim.NoProc, "%s leads the cluster (term %d, last index %d)", r.m.env.Name, r.term, r.lastIndex()))
-	r.propose(now, nil, out) // the empty entry that commits the earlier terms' entries
-	out.SetTimer(timerHeartbeat, r.m.cfg.Heartbeat)
-}
-
-// propose appends a command to the leader's log and sends it out.
-func (r *raft) propose(now sim.LocalTime, c *cmd, out *sim.Outputs) {
+// Propose appends a command to the leader's log and sends it out; a member
+// that does not lead drops it.
+func (r *raft) Propose(now sim.LocalTime, c *cmd, out *sim.Outputs) {
 	if r.role != roleLeader {
 		return
 	}
 	e := entry{Term: r.term, Index: r.lastIndex() + 1, Cmd: c}
 	r.log = append(r.log, e)
 	r.saveEntries(e.Index-1, []entry{e}, out)
-	r.match[r.pos(r.me())] = e.Index
+	r.match[r.pos(r.cfg.ID)] = e.Index
 	r.broadcast(out)
 	r.maybeCommit(now, out)
 }
 
 func (r *raft) broadcast(out *sim.Outputs) {
-	for i, p := range r.members() {
-		if p != r.me() {
+	for i, p := range r.cfg.Peers {
+		if p != r.cfg.ID {
 			r.sendApp(i, out)
 		}
 	}
@@ -257,34 +366,14 @@ func (r *raft) sendApp(i int, out *sim.Outputs) {
 	if len(es) == 0 {
 		m = m.InBackground() // only "alive, committed up to": etcd's MsgHeartbeat
 	}
-	out.Send(r.members()[i], m)
+	out.Send(r.cfg.Peers[i], m)
 	r.next[i] = prev + int64(len(es)) + 1
 }
 
-// heartbeat: the leader checks that a quorum still answers, then sends every
-// member what it lacks (empty if nothing: a heartbeat).
-func (r *raft) heartbeat(now sim.LocalTime, out *sim.Outputs) {
-	if r.role != roleLeader {
-		return
-	}
-	heard := 0
-	for i, p := range r.members() {
-		if p == r.me() || now.Mono-r.acked[i] <= r.m.cfg.ElectionTimeout {
-			heard++
-		}
-	}
-	if heard < r.quorum() {
-		out.Observe(sim.Note(sim.NoProc, "%s hears from only %d of %d members: it steps down (CheckQuorum)",
-			r.m.env.Name, heard, len(r.members())))
-		r.becomeFollower(now, r.term, sim.NoProc, out)
-		return
-	}
-	r.broadcast(out)
-	out.SetTimer(timerHeartbeat, r.m.cfg.Heartbeat)
-}
-
-// step handles a message from another member.
-func (r *raft) step(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
+// Step handles a message from another member: first the rules on terms every
+// role follows (figure 2, "all servers") and the vote, which every role
+// answers; then the role's own step function.
+func (r *raft) Step(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
 	term := msg.N
 	switch b := msg.Body.(type) {
 	case *appMsg:
@@ -313,42 +402,68 @@ func (r *raft) step(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *si
 		}
 		return
 	}
+	if msg.Op == opVote {
+		r.handleVote(from, msg.Body.(*voteMsg), out)
+		return
+	}
+	r.step(r, now, from, msg, out)
+}
+
+// handleVote grants a vote to a candidate whose log is at least as up to date,
+// once per term. A candidate or a leader has voted for itself in its term, so
+// only a follower grants.
+func (r *raft) handleVote(from sim.ProcID, v *voteMsg, out *sim.Outputs) {
+	upToDate := v.LastTerm > r.lastTerm() || (v.LastTerm == r.lastTerm() && v.LastIndex >= r.lastIndex())
+	if (r.vote == sim.NoProc || r.vote == from) && upToDate {
+		r.vote = from
+		r.saveHardState(out)
+		r.resetElection(out)
+		out.Send(from, sim.Message{Op: opVoteResp, Value: "granted"}.WithN(r.term))
+		return
+	}
+	out.Send(from, sim.Message{Op: opVoteResp, Value: "rejected"}.WithN(r.term))
+}
+
+// stepFollower: a follower takes the leader's entries; answers to a role it
+// no longer has (MsgAppResp, MsgVoteResp) are dropped.
+func stepFollower(r *raft, now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
+	if msg.Op == opApp {
+		r.handleAppend(now, from, msg.Body.(*appMsg), out)
+	}
+}
+
+// stepCandidate: a candidate counts its votes; entries from a leader of its
+// term mean it lost, and it follows that leader.
+func stepCandidate(r *raft, now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
 	switch msg.Op {
 	case opApp:
-		r.append(now, from, msg.Body.(*appMsg), out)
-	case opAppResp:
-		if r.role == roleLeader {
-			r.appended(now, from, msg.Body.(*appResp), out)
-		}
-	case opVote:
-		v := msg.Body.(*voteMsg)
-		upToDate := v.LastTerm > r.lastTerm() || (v.LastTerm == r.lastTerm() && v.LastIndex >= r.lastIndex())
-		if (r.vote == sim.NoProc || r.vote == from) && upToDate && r.role == roleFollower {
-			r.vote = from
-			r.saveHardState(out)
-			r.resetElection(out)
-			out.Send(from, sim.Message{Op: opVoteResp, Value: "granted"}.WithN(r.term))
-			return
-		}
-		out.Send(from, sim.Message{Op: opVoteResp, Value: "rejected"}.WithN(r.term))
+		r.handleAppend(now, from, msg.Body.(*appMsg), out)
 	case opVoteResp:
-		if r.role == roleCandidate && msg.Value == "granted" {
+		if msg.Value == "granted" {
 			r.votes[r.pos(from)] = true
 			r.countVotes(now, out)
 		}
 	}
 }
 
+// stepLeader: the leader learns how far each follower's log matches its own.
+// (No other member leads its term, so no MsgApp reaches it.)
+func stepLeader(r *raft, now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
+	if msg.Op == opAppResp {
+		r.handleAppendResp(now, from, msg.Body.(*appResp), out)
+	}
+}
+
 // inLease: this member has a live leader (itself, or one heard from within an
 // election timeout).
 func (r *raft) inLease(now sim.LocalTime) bool {
-	return r.role == roleLeader || (r.leader != sim.NoProc && now.Mono-r.lastHear < r.m.cfg.ElectionTimeout)
+	return r.role == roleLeader || (r.leader != sim.NoProc && now.Mono-r.lastHear < r.cfg.ElectionTimeout)
 }
 
-// append is a follower's side of MsgApp: check that its log matches the
+// handleAppend is a follower's side of MsgApp: check that its log matches the
 // leader's at Prev, cut any conflicting suffix, log the new entries, learn the
 // commit index.
-func (r *raft) append(now sim.LocalTime, from sim.ProcID, a *appMsg, out *sim.Outputs) {
+func (r *raft) handleAppend(now sim.LocalTime, from sim.ProcID, a *appMsg, out *sim.Outputs) {
 	if r.role != roleFollower || r.leader != from {
 		r.becomeFollower(now, r.term, from, out)
 	}
@@ -383,8 +498,8 @@ func (r *raft) append(now sim.LocalTime, from sim.ProcID, a *appMsg, out *sim.Ou
 	out.Send(from, resp)
 }
 
-// appended is the leader's side of MsgAppResp.
-func (r *raft) appended(now sim.LocalTime, from sim.ProcID, a *appResp, out *sim.Outputs) {
+// handleAppendResp is the leader's side of MsgAppResp.
+func (r *raft) handleAppendResp(now sim.LocalTime, from sim.ProcID, a *appResp, out *sim.Outputs) {
 	i := r.pos(from)
 	r.acked[i] = now.Mono
 	if a.Reject {
@@ -420,15 +535,11 @@ func (r *raft) maybeCommit(now sim.LocalTime, out *sim.Outputs) bool {
 	return false
 }
 
-// applyCommitted applies, in order, every committed entry not applied yet.
+// applyCommitted hands the state machine, in order, every committed entry not
+// applied yet.
 func (r *raft) applyCommitted(now sim.LocalTime, replaying bool, out *sim.Outputs) {
 	for r.applied < r.commit {
 		r.applied++
-		r.m.applied(now, r.log[r.applied], replaying, out)
-		// The lessor starts once the leader has applied every earlier term's
-		// entries (etcd's Promote): only then does it know every lease.
-		if r.role == roleLeader && !r.m.lessor.promoted && r.log[r.applied].Term == r.term {
-			r.m.lessor.promote(r.m, now, out)
-		}
+		r.sm.applyEntry(now, r.log[r.applied], replaying, out)
 	}
 }

@@ -34,18 +34,6 @@ type tree struct {
 	lowest map[string]holder
 }
 
-// holder is a lock's lowest child and the client whose session owns it.
-type holder struct {
-	name  string
-	owner sim.ProcID
-}
-
-type session struct {
-	client  sim.ProcID
-	timeout int64 // ms
-	closing bool
-}
-
 func newTree() *tree {
 	return &tree{nodes: map[string]*znode{"/": {}}, sessions: map[int64]*session{}, lowest: map[string]holder{}}
 }
@@ -82,6 +70,27 @@ func (t *tree) link(path string) {
 	}
 	if len(p.kids) > p.slots*3/4 {
 		p.slots *= 2
+	}
+}
+
+// create adds a znode (and its parent, if the recipe never made it).
+func (t *tree) create(path string, zxid, owner int64) {
+	t.node(parent(path)) // the lock node, if the recipe never made it
+	t.nodes[path] = &znode{czxid: zxid, mzxid: zxid, ephemeral: owner}
+	t.link(path)
+}
+
+// bumpSeq keeps a parent's sequential counter past a created name, on every
+// server, for logged and applied creates alike: a follower that becomes leader,
+// or a leader that recovers proposals from its disk, never reuses a name.
+func (t *tree) bumpSeq(x *txn) {
+	if x.Kind != txCreate || !x.Sequential {
+		return
+	}
+	var seq int64
+	if _, err := fmt.Sscanf(x.Path[max(len(x.Path)-10, 0):], "%d", &seq); err == nil {
+		p := t.node(parent(x.Path))
+		p.nextSeq = max(p.nextSeq, seq+1)
 	}
 }
 
@@ -154,6 +163,8 @@ func seqOf(name string) string {
 
 func (t *tree) sortedSessions() []int64 { return slices.Sorted(maps.Keys(t.sessions)) }
 
+func (t *tree) sortedPaths() []string { return slices.Sorted(maps.Keys(t.nodes)) }
+
 // txnKind names a transaction of the broadcast.
 type txnKind uint8
 
@@ -178,8 +189,13 @@ type txn struct {
 	Sequential bool
 	Origin     sim.ProcID // the server the client talks to, which answers it
 	Req        uint64     // the client's request id
-	ByOwner    bool       // a delete the node's own session asked for
 	Version    int64      // delete: the version the node must have, or -1 for any
+}
+
+// changesNodes: the transaction creates or deletes nodes (and so may change a
+// lock's holder).
+func (x *txn) changesNodes() bool {
+	return x.Kind == txCreate || x.Kind == txDelete || x.Kind == txCloseSession
 }
 
 func zxidText(z int64) string { return fmt.Sprintf("0x%x%08x", z>>32, z&0xffffffff) }
@@ -204,7 +220,10 @@ func (c childList) String() string { return "[" + strings.Join(c, " ") + "]" }
 type snapshot struct {
 	Epoch int64
 	Tree  *tree
-	Log   []*txn // the leader's history not yet committed: committed once it is established
+	// Established: a quorum has acknowledged the leader's epoch. Until then
+	// its tree is the history it was elected with, which a server that has
+	// logged more must refuse (see Server.aheadOf).
+	Established bool
 }
 
 func (s *snapshot) String() string {
