@@ -25,7 +25,7 @@ func world(seed uint64, persist bool, proposers int, link sim.Link, cfg paxos.Pr
 	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 20 * time.Second, MaxQueue: 20_000}})
 	acc := []sim.ProcID{0, 1, 2}
 	for i := range acc {
-		w.AddProcess(fmt.Sprintf("a%d", i+1), "acceptor", sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: persist}))
+		w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: persist}))
 	}
 	var ps []sim.ProcID
 	for i := range proposers {
@@ -106,7 +106,7 @@ func TestNackEndsARoundEarly(t *testing.T) {
 		w := sim.NewWorld(sim.Config{Seed: 1})
 		acc := []sim.ProcID{0, 1, 2}
 		for i := range acc {
-			w.AddProcess(fmt.Sprintf("a%d", i+1), "acceptor", sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: true, Nack: nack}))
+			w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: true, Nack: nack}))
 		}
 		cfg := paxos.ProposerConfig{Acceptors: acc, Timeout: time.Second, Backoff: time.Millisecond, Fixed: true}
 		cfg.Value = "A"

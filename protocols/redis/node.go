@@ -406,7 +406,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 			continue
 		}
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: k, Grant: e.value,
-			Reason: "recovered"})
+			Reason: sim.ReasonRecovered})
 	}
 	n.zrecovered(out)
 	out.Observe(sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc,

@@ -32,7 +32,7 @@ func world(seed uint64, gap time.Duration, link sim.Link) *sim.World {
 				peers = append(peers, q)
 			}
 		}
-		w.AddProcess(fmt.Sprintf("p%d", i+1), "participant", sim.Clock{}, threepc.NewParticipant(threepc.ParticipantConfig{
+		w.AddProcess(fmt.Sprintf("p%d", i+1), sim.RoleParticipant, sim.Clock{}, threepc.NewParticipant(threepc.ParticipantConfig{
 			Coordinator: coord, Peers: peers, Vote: true}))
 	}
 	w.Network().SetDefault(link)

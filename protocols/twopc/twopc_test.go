@@ -33,7 +33,7 @@ func world(seed uint64, votes3 bool, cooperative bool) *sim.World {
 				peers = append(peers, q)
 			}
 		}
-		w.AddProcess(fmt.Sprintf("p%d", i+1), "participant", sim.Clock{}, twopc.NewParticipant(twopc.ParticipantConfig{
+		w.AddProcess(fmt.Sprintf("p%d", i+1), sim.RoleParticipant, sim.Clock{}, twopc.NewParticipant(twopc.ParticipantConfig{
 			Coordinator: coord, Peers: peers, Vote: i < 2 || votes3, Cooperative: cooperative}))
 	}
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
