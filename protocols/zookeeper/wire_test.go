@@ -1,0 +1,35 @@
+package zookeeper
+
+import "testing"
+
+// Each payload's Clone is deep (sim.Cloner, issue 18): changing a copy changes
+// nothing in the original, so the kernel's copies on send, delivery and disk
+// write keep every server's log and disk its own.
+func TestPayloadClonesShareNothing(t *testing.T) {
+	x := &txn{Zxid: 1, Kind: txCreate, Path: "/L/lock-0000000000"}
+	tr := newTree()
+	tr.nodes["/L"] = &znode{kids: []string{"lock-0000000000"}}
+	tr.sessions[7] = &session{timeout: 4000}
+	tr.lowest["/L"] = holder{name: "lock-0000000000"}
+	snap := &snapshot{Epoch: 2, Tree: tr, Log: []*txn{x}}
+
+	c := snap.Clone().(*snapshot)
+	c.Log[0].Path = "changed"
+	c.Tree.nodes["/L"].kids[0] = "changed"
+	c.Tree.sessions[7].closing = true
+	c.Tree.lowest["/L"] = holder{name: "changed"}
+	if x.Path != "/L/lock-0000000000" || tr.nodes["/L"].kids[0] != "lock-0000000000" || tr.sessions[7].closing ||
+		tr.lowest["/L"].name != "lock-0000000000" {
+		t.Fatal("a snapshot's clone shares memory with the original")
+	}
+	if c := (&snapshot{Tree: tr}).Clone().(*snapshot); c.Log != nil {
+		t.Fatal("a snapshot with no log cloned to an empty one")
+	}
+
+	kids := childList{"a", "b"}
+	kc := kids.Clone().(childList)
+	kc[0] = "changed"
+	if kids[0] != "a" {
+		t.Fatal("a child list's clone shares memory with the original")
+	}
+}
