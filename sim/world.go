@@ -626,5 +626,14 @@ func (w *World) resume(p ProcID, gen uint32, action int32) {
 // Now is the current true time (for tests and the runner).
 func (w *World) Now() Time { return w.now }
 
+// Names lists the processes' names, by ProcID.
+func (w *World) Names() []string {
+	out := make([]string, len(w.procs))
+	for i := range w.procs {
+		out[i] = w.procs[i].name
+	}
+	return out
+}
+
 // ProcName returns a process's name.
 func (w *World) ProcName(p ProcID) string { return w.procs[p].name }
