@@ -185,6 +185,12 @@ func ranges(m map[string]int, o *out) (int, []string) {
 		first = k
 		break
 	}
+	last := 0
+	for _, v := range m { // BAD the last element of the last entry in map order
+		for _, last = range []int{v} {
+		}
+	}
+	_ = last
 	joined := ""
 	for k := range m { // BAD string concatenation
 		joined += k
@@ -634,6 +640,11 @@ func (o *orderFree) stmt(s ast.Stmt) bool {
 	case *ast.IfStmt:
 		return o.stmt(s.Init) && o.stmts(s.Body.List) && o.stmt(s.Else)
 	case *ast.RangeStmt:
+		for _, e := range []ast.Expr{s.Key, s.Value} {
+			if s.Tok == token.ASSIGN && e != nil && types.ExprString(e) != "_" && !o.writable(e) {
+				return false // it assigns an outer variable in the map's order
+			}
+		}
 		o.declare(s.Key, s.Value)
 		return o.stmts(s.Body.List)
 	case *ast.ForStmt:
