@@ -38,7 +38,7 @@ var allowed = map[string][]string{
 	"sim/fault":   {"sim"},
 	"sim/simtest": {"sim", "sim/fault"},
 	"tui/layout":  {"sim", "sim/check"},
-	"protocols/":  {"sim"},
+	"protocols/":  {"sim", "protocols/lockkit"}, // every protocol may build on the lock-client kit
 	"scenarios":   {"sim", "sim/check", "tui/layout", "protocols/"},
 	// explore draws fault schedules over scenarios: pure like sim (no wall time).
 	"scenarios/explore": {"sim", "sim/check", "sim/fault", "scenarios"},
@@ -267,6 +267,9 @@ func ranges(m map[string]int, o *out) (int, []string) {
 	}
 	if importRule("protocols/redis", "github.com/pkg/errors") == "" {
 		t.Error("pkg/errors inside a protocol was not caught")
+	}
+	if importRule("protocols/lockkit", module+"/protocols/redis") == "" {
+		t.Error("the lock-client kit importing a protocol was not caught")
 	}
 	if importRule("tui", module+"/protocols/redis") == "" {
 		t.Error("the TUI importing a protocol was not caught")

@@ -87,6 +87,9 @@ func EachEvent(t *sim.Trace, rep *check.Report, fn func(*JSONEvent) error) error
 		e := t.Event(i)
 		je := JSONEvent{AtMs: e.At.Ms(), Process: procName(t, e.Proc), Kind: e.Kind.String(), Text: t.EventText(i),
 			Note: t.Note(e), Background: t.Background(e), Observations: []JSONObservation{}, Violations: viols[i]}
+		if e.Kind == sim.EvNote {
+			je.Note = NoteText(t, e)
+		}
 		if je.Violations == nil {
 			je.Violations = []JSONEventViolation{}
 		}
@@ -110,6 +113,16 @@ func EachEvent(t *sim.Trace, rep *check.Report, fn func(*JSONEvent) error) error
 		}
 	}
 	return nil
+}
+
+// NoteText is the text of a scenario's note (an EvNote event): the narration of
+// the note action that recorded it. The trace keeps it with the action, not the
+// event, so that rewording a note changes no run (sim.EvNote).
+func NoteText(t *sim.Trace, e *sim.Event) string {
+	if a := e.Action; e.Kind == sim.EvNote && a >= 0 && int(a) < len(t.Actions) {
+		return t.Actions[a].Narration
+	}
+	return ""
 }
 
 func eventMessage(t *sim.Trace, i int) *JSONMessage {

@@ -13,24 +13,29 @@ import (
 // The JSON output against its published schema (docs/json-output.schema.json,
 // JSON Schema draft 2020-12), validated by an independent implementation.
 
-func outputSchema(t *testing.T) *jsonschema.Schema {
+func outputSchema(t *testing.T) *jsonschema.Schema { return schema(t, "json-output.schema.json") }
+
+// schema compiles one of the schemas in docs/, which may refer to the others.
+func schema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open("../docs/json-output.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatalf("the schema is not JSON: %v", err)
-	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("json-output.schema.json", doc); err != nil {
-		t.Fatal(err)
+	for _, file := range []string{"json-output.schema.json", "json-compare.schema.json"} {
+		f, err := os.Open("../docs/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s is not JSON: %v", file, err)
+		}
+		if err := c.AddResource("https://github.com/locksim/locksim/docs/"+file, doc); err != nil {
+			t.Fatal(err)
+		}
 	}
-	sch, err := c.Compile("json-output.schema.json")
+	sch, err := c.Compile("https://github.com/locksim/locksim/docs/" + name)
 	if err != nil {
-		t.Fatalf("the schema does not compile: %v", err)
+		t.Fatalf("%s does not compile: %v", name, err)
 	}
 	return sch
 }
@@ -97,5 +102,81 @@ func TestTheSchemaRefusesWhatItMust(t *testing.T) {
 		if sch.Validate(inst) == nil {
 			t.Errorf("the schema accepts %s", name)
 		}
+	}
+}
+
+// TestCompareJSONMatchesTheSchema writes every catalogue pair (a scenario and
+// its compare-with) as `locksim run A --vs B --format json --events` does and
+// validates it against docs/json-compare.schema.json; each difference names a
+// row of its own run at its own time. The schema refuses a broken comparison.
+// Under -short the longest pairs are left out.
+func TestCompareJSONMatchesTheSchema(t *testing.T) {
+	sch := schema(t, "json-compare.schema.json")
+	pairs := 0
+	for _, s := range catalogue(t) {
+		if s.CompareWith == "" {
+			continue
+		}
+		c, err := s.Control()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs++
+		a, b := Run(s, RunOptions{}), Run(c, RunOptions{})
+		if testing.Short() && a.Trace.Len()+b.Trace.Len() > 5000 {
+			continue // tens of thousands of differences: left to the full run
+		}
+		events := !testing.Short() // the event lists are validated run by run above
+		var buf bytes.Buffer
+		if err := WriteCompareJSON(&buf, a, b, JSONOptions{Events: events}); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: not JSON: %v", s.ID, err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("%s --vs %s: %v", s.ID, c.ID, err)
+		}
+		var out struct {
+			Lines       int
+			Differences []JSONDifference
+			A, B        struct {
+				Scenario  string
+				EventList []JSONEvent `json:"event_list"`
+			}
+		}
+		if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.A.Scenario != s.ID || out.B.Scenario != c.ID || events && len(out.A.EventList) != a.Trace.Len() {
+			t.Errorf("%s: a is %q with %d events, b %q", s.ID, out.A.Scenario, len(out.A.EventList), out.B.Scenario)
+		}
+		if pairs == 1 {
+			good := buf.String()
+			for name, bad := range map[string]string{
+				"a third run":        strings.Replace(good, `"run": "a"`, `"run": "c"`, 1),
+				"an unknown verdict": strings.Replace(good, `"verdict": "`+string(b.Report.Verdict)+`"`, `"verdict": "MAYBE"`, 2),
+				"no differences":     strings.Replace(good, `"differences"`, `"diffs"`, 1),
+				"an old version":     strings.Replace(good, `"schema_version": 2`, `"schema_version": 1`, 2),
+			} {
+				inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+				if bad == good || err != nil {
+					t.Fatalf("%s: the edit changed nothing, or broke the JSON: %v", name, err)
+				}
+				if sch.Validate(inst) == nil {
+					t.Errorf("the compare schema accepts %s", name)
+				}
+			}
+		}
+		for _, d := range out.Differences {
+			r := map[string]*Result{"a": a, "b": b}[d.Run]
+			if d.Line >= out.Lines || d.Event != nil && (r.Trace.Event(*d.Event).At.Ms() != d.AtMs || !strings.HasPrefix(d.Text, r.Trace.EventText(*d.Event))) {
+				t.Errorf("%s: the difference %+v is not its run's row", s.ID, d)
+			}
+		}
+	}
+	if pairs < 20 {
+		t.Errorf("only %d catalogue pairs", pairs)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/protocols/etcd"
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/protocols/resource"
@@ -106,9 +107,7 @@ func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		PlainDel:      a.oneOf("release", "compare-and-delete", "compare-and-delete", "del") == "del",
 		ValidityTimer: a.onOff("validity-timer", false),
 		TTL:           a.dur("ttl", 10*time.Second),
-		Retry:         a.dur("retry", 0),
-		RetryJitter:   a.dur("jitter", 0),
-		MaxAttempts:   int(a.int("attempts", 0, 0, 1_000_000)),
+		Retry:         redisRetry(a.dur("retry", 0), a.dur("jitter", 0), int(a.int("attempts", 0, 0, 1_000_000))),
 		Timeout:       a.dur("timeout", time.Second),
 		FencingINCR:   a.oneOf("fencing", "off", "off", "incr") == "incr",
 		WaitReplicas:  int(a.int("wait", 0, 0, 100)),
@@ -119,6 +118,15 @@ func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
 	}
 	return redis.NewClient(cfg)
+}
+
+// redisRetry reads redis-lock's retry=R jitter=J attempts=N: R plus a draw in
+// [0, J] after each failure; retry=0 gives up at the first.
+func redisRetry(retry, jitter time.Duration, attempts int) lockkit.Retry {
+	if retry == 0 {
+		return lockkit.Retry{}
+	}
+	return lockkit.Retry{Backoff: lockkit.Uniform, Delay: retry, Max: retry + jitter, Attempts: attempts}
 }
 
 func buildResource(a *args, _ refFunc) func(sim.Env) sim.Process {
@@ -134,9 +142,14 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg.DriftFactor = float64(a.int("drift-factor-ppm", 10_000, 0, 1_000_000)) / 1e6
 	cfg.DriftConst = a.dur("drift-const", cfg.DriftConst)
 	cfg.WallClock = a.oneOf("clock", "mono", "mono", "wall") == "wall"
-	cfg.Retry = a.dur("retry", cfg.Retry)
-	cfg.FixedRetry = a.oneOf("retry-mode", "random", "random", "fixed") == "fixed"
-	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
+	// retry=R waits a random time in [0, R] (retry-mode=fixed: exactly R);
+	// retry=0 retries at once.
+	wait := a.dur("retry", cfg.Retry.Max)
+	cfg.Retry = lockkit.Retry{Backoff: lockkit.Uniform, Max: wait}
+	if a.oneOf("retry-mode", "random", "random", "fixed") == "fixed" {
+		cfg.Retry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: wait}
+	}
+	cfg.Retry.Attempts = int(a.int("attempts", 0, 0, 1_000_000))
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
 	}

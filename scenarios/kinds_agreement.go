@@ -3,6 +3,7 @@ package scenarios
 import (
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/paxos"
 	"github.com/locksim/locksim/protocols/threepc"
 	"github.com/locksim/locksim/protocols/twopc"
@@ -70,8 +71,12 @@ func buildPaxosProposer(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg := paxos.ProposerConfig{
 		Acceptors: ref("acceptors", "paxos-acceptor", true),
 		Timeout:   a.positive("timeout", 100*time.Millisecond, ""),
-		Backoff:   a.positive("backoff", 50*time.Millisecond, ""),
-		Fixed:     a.oneOf("retry", "random", "random", "fixed") == "fixed",
+	}
+	// backoff=B waits uniformly in [0, 2B) (retry=fixed: exactly B), for ever.
+	backoff := a.positive("backoff", 50*time.Millisecond, "")
+	cfg.Retry = lockkit.Retry{Backoff: lockkit.Uniform, Max: 2*backoff - 1}
+	if a.oneOf("retry", "random", "random", "fixed") == "fixed" {
+		cfg.Retry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: backoff}
 	}
 	if _, ok := a.required("value", "the value it proposes"); ok {
 		cfg.Value = a.name("value", "", "value")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -28,7 +29,7 @@ var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.M
 
 func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	mode, _ := dblock.ParseMode(a.oneOf("mode", "insert", dblock.ModeNames()...))
-	policy, _ := dblock.ParseRetryPolicy(a.oneOf("retry", "fixed", dblock.RetryPolicyNames()...))
+	policy := a.oneOf("retry", "fixed", "fixed", "random", "exponential")
 	delay := a.positive("retry-delay", 100*time.Millisecond, "a client that retries at once floods the database: write retry-delay=100ms")
 	cfg := dblock.ClientConfig{
 		Server:      ref("server", "db", false)[0],
@@ -40,12 +41,9 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Hold:        a.dur("hold", 0),
 		Timeout:     a.dur("timeout", 0),
 		Keepalive:   a.positive("keepalive", time.Second, ""),
-		Retry: dblock.Retry{
-			Policy:   policy,
-			Delay:    delay,
-			Max:      a.dur("retry-max", max(10*time.Second, delay)), // the default cap never falls below the first delay
-			Attempts: int(a.int("attempts", 0, 0, 1_000_000)),
-		},
+		Retry: dbRetry(policy, delay,
+			a.dur("retry-max", max(10*time.Second, delay)), // the default cap never falls below the first delay
+			int(a.int("attempts", 0, 0, 1_000_000))),
 	}
 	for _, key := range []string{"ttl", "clock", "compare"} {
 		if t, ok := a.kv[key]; ok && modeArgs[key] != mode && a.first == nil {
@@ -61,13 +59,26 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	}
 	// retry-max caps exponential backoff only: with a fixed or random delay it
 	// would be unused, and an unused argument is an error.
-	if t, ok := a.kv["retry-max"]; ok && policy != dblock.RetryExponential && a.first == nil {
-		a.fail(t.col, "retry-max= caps retry=exponential backoff, and this client retries "+policy.String(),
+	if t, ok := a.kv["retry-max"]; ok && policy != "exponential" && a.first == nil {
+		a.fail(t.col, "retry-max= caps retry=exponential backoff, and this client retries "+policy,
 			"remove retry-max=, or write retry=exponential")
 	}
-	if t, ok := a.kv["retry-max"]; ok && policy == dblock.RetryExponential && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
+	if t, ok := a.kv["retry-max"]; ok && policy == "exponential" && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
 		a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
 			"exponential backoff doubles the delay up to retry-max: write retry-max="+sim.FormatDuration(cfg.Retry.Delay)+" or more")
 	}
 	return dblock.NewClient(cfg)
+}
+
+// dbRetry reads db-lock's retry=fixed|random|exponential: retry-delay every
+// time; uniform in [retry-delay/2, 3 retry-delay/2); or retry-delay doubled
+// after each failure up to retry-max, plus up to 10% jitter.
+func dbRetry(policy string, delay, maxWait time.Duration, attempts int) lockkit.Retry {
+	switch policy {
+	case "random":
+		return lockkit.Retry{Backoff: lockkit.Uniform, Delay: delay / 2, Max: delay/2 + delay - 1, Attempts: attempts}
+	case "exponential":
+		return lockkit.Retry{Backoff: lockkit.Exponential, Delay: delay, Max: maxWait, JitterPercent: 10, Attempts: attempts}
+	}
+	return lockkit.Retry{Backoff: lockkit.Fixed, Delay: delay, Attempts: attempts}
 }

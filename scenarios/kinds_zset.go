@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/zset"
 	"github.com/locksim/locksim/sim"
 )
@@ -35,8 +36,10 @@ func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		}
 	}
 	cfg.Key = a.name("key", "", "sorted set")
-	cfg.Retry = a.dur("retry", 0)
-	cfg.MaxAttempts = int(a.int("attempts", 0, 0, 1_000_000))
+	if wait := a.dur("retry", 0); wait > 0 { // retry=0 gives up at the first failure
+		cfg.Retry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: wait}
+	}
+	cfg.Retry.Attempts = int(a.int("attempts", 0, 0, 1_000_000))
 	cfg.Period = a.positive("period", 0, "write period=1h, say")
 	cfg.Hold = a.dur("hold", 0)
 	cfg.ReapAfter = a.dur("reap-after", 0)

@@ -248,35 +248,115 @@ type JSONOptions struct {
 // list, when asked for, comes last with one event per line, so that a reader can
 // grep it and a million events stream out without being held.
 func (r *Result) WriteJSON(w io.Writer, opt JSONOptions) error {
-	head, err := json.MarshalIndent(r.JSON(), "", "  ")
+	bw := bufio.NewWriter(w)
+	if err := r.writeJSON(bw, opt, ""); err != nil {
+		return err
+	}
+	bw.WriteString("\n")
+	return bw.Flush()
+}
+
+// writeJSON writes the run's JSON value with every line after the first
+// prefixed, so that it can sit inside another object, and no final newline.
+func (r *Result) writeJSON(bw *bufio.Writer, opt JSONOptions, prefix string) error {
+	head, err := json.MarshalIndent(r.JSON(), prefix, "  ")
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
 	if !opt.Events {
 		bw.Write(head)
-		bw.WriteString("\n")
-		return bw.Flush()
+		return nil
 	}
-	bw.Write(bytes.TrimSuffix(head, []byte("\n}")))
-	bw.WriteString(",\n  \"event_list\": [")
+	bw.Write(bytes.TrimSuffix(head, []byte("\n"+prefix+"}")))
+	bw.WriteString(",\n" + prefix + "  \"event_list\": [")
 	var line bytes.Buffer
 	enc := json.NewEncoder(&line)
 	enc.SetEscapeHTML(false) // "c1->r1", not "c1-\u003er1"
-	sep := "\n    "
+	sep := "\n" + prefix + "    "
 	err = EachEvent(r.Trace, &r.Report, func(je *JSONEvent) error {
 		line.Reset()
 		err := enc.Encode(je)
 		bw.WriteString(sep)
 		bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
-		sep = ",\n    "
+		sep = ",\n" + prefix + "    "
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	bw.WriteString("\n  ]\n}\n")
+	bw.WriteString("\n" + prefix + "  ]\n" + prefix + "}")
+	return nil
+}
+
+// JSONDifference is a line of a comparison that only one run has
+// (docs/json-output.md#compare).
+type JSONDifference struct {
+	Line      int     `json:"line"` // its place among the lined-up rows, from 0
+	AtMs      float64 `json:"at_ms"`
+	Run       string  `json:"run"`                 // "a" or "b": the run that has it
+	Event     *int    `json:"event,omitempty"`     // the row's event: its index in that run's trace (and event_list)
+	Invariant string  `json:"invariant,omitempty"` // a violation row: the invariant
+	Text      string  `json:"text"`                // the row's sentence, as the timeline writes it
+}
+
+// WriteCompareJSON writes two runs lined up on true time (layout.Compare, as
+// `locksim run A --vs B` prints them): how many lines the comparison has, every
+// line only one run has, then each run's own JSON form (with its event list when
+// asked for), under "a" and "b".
+func WriteCompareJSON(w io.Writer, a, b *Result, opt JSONOptions) error {
+	c := layout.Compare(layout.New(a.Trace, &a.Report), layout.New(b.Trace, &b.Report))
+	diffs := []JSONDifference{}
+	for i := range c.Len() {
+		if !c.Differs(i) {
+			continue
+		}
+		ra, rb := c.Own(i)
+		d, tl, r := JSONDifference{Line: i, AtMs: c.Time(i).Ms(), Run: "a"}, c.A, ra
+		if ra < 0 {
+			d.Run, tl, r = "b", c.B, rb
+		}
+		row := tl.Row(r)
+		d.Text, d.Invariant = row.Text, row.Invariant
+		if row.Event >= 0 {
+			ev := row.Event
+			d.Event = &ev
+		}
+		diffs = append(diffs, d)
+	}
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
+	enc.SetEscapeHTML(false) // "c2->C", as the event list writes it
+	enc.SetIndent("", "  ")
+	err := enc.Encode(struct {
+		SchemaVersion int              `json:"schema_version"`
+		Reproduce     string           `json:"reproduce"`
+		Lines         int              `json:"lines"`
+		Differences   []JSONDifference `json:"differences"`
+	}{SchemaVersion, CompareCommand(a, b), c.Len(), diffs})
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n}\n")))
+	for i, r := range []*Result{a, b} {
+		bw.WriteString(",\n  \"" + "ab"[i:i+1] + "\": ")
+		if err := r.writeJSON(bw, opt, "  "); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// CompareCommand is the command that prints these two runs side by side: with
+// the seed when both ran with the same one (--seed sets both), else with each
+// scenario's own.
+func CompareCommand(a, b *Result) string {
+	cmd := "locksim run " + a.Scenario.arg() + " --vs " + b.Scenario.arg()
+	if a.Seed == b.Seed {
+		cmd += " --seed " + strconv.FormatUint(a.Seed, 10)
+	}
+	return cmd
 }
 
 // listWords joins words as a sentence does: "a", "a and b", "a, b and c".

@@ -99,3 +99,45 @@ func TestRunRefusesFlagsForOtherFormats(t *testing.T) {
 		}
 	}
 }
+
+// run A --vs B writes the two runs lined up in every format (issue 17, point
+// 6): each starts as its format does and names both runs; --events gives both
+// runs' event lists; --quiet is refused where it shapes nothing.
+func TestRunVersusEveryFormat(t *testing.T) {
+	for format, starts := range map[string]string{
+		"svg":     `<svg xmlns="http://www.w3.org/2000/svg"`,
+		"mermaid": "sequenceDiagram\n",
+		"html":    "<!DOCTYPE html>\n",
+		"json":    "{\n",
+	} {
+		code, out, errs := locksim(t, "run", "redlock-clock-jump", "--vs", "redlock-no-clock-jump", "--format", format)
+		if code != 0 || !strings.HasPrefix(out, starts) {
+			t.Errorf("--vs --format %s: exit %d, starts %q: %s", format, code, out[:min(len(out), 80)], errs)
+		}
+		for _, want := range []string{"redlock-clock-jump", "redlock-no-clock-jump", "UNSAFE", "SAFE", "locksim run redlock-clock-jump --vs redlock-no-clock-jump --seed 1"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("--vs --format %s lacks %q", format, want)
+			}
+		}
+	}
+	code, out, errs := locksim(t, "run", "redis-del-after-expiry", "--vs", "pair", "--format", "json", "--events")
+	var r struct {
+		Differences []struct{ Run string }
+		A, B        struct {
+			Events    int               `json:"events"`
+			EventList []json.RawMessage `json:"event_list"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
+		t.Fatalf("--vs pair --format json --events: exit %d, %v: %s", code, err, errs)
+	}
+	if len(r.A.EventList) != r.A.Events || len(r.B.EventList) != r.B.Events || len(r.Differences) == 0 {
+		t.Errorf("a: %d of %d events listed, b: %d of %d, %d differences", len(r.A.EventList), r.A.Events, len(r.B.EventList), r.B.Events, len(r.Differences))
+	}
+	if code, _, errs := locksim(t, "run", "zk-leader-failover", "--vs", "pair", "--quiet"); code != exitUsage || !strings.Contains(errs, "--quiet shapes") {
+		t.Errorf("--quiet with text: exit %d, %s", code, errs)
+	}
+	if code, out, _ := locksim(t, "run", "zk-leader-failover", "--format", "svg", "--quiet"); code != 0 || !strings.Contains(out, `class="fold"`) {
+		t.Errorf("svg --quiet: exit %d, no folded traffic drawn", code)
+	}
+}

@@ -280,9 +280,6 @@ func TestRunVersusPrintsBothRunsLinedUp(t *testing.T) {
 	if code, _, errOut := locksim(t, "run", "redis-happy", "--vs", "redis-hapy"); code != exitUsage || !strings.Contains(errOut, "did you mean redis-happy") {
 		t.Errorf("--vs with a typo: exit %d, %s", code, errOut)
 	}
-	if code, _, _ := locksim(t, "run", "redis-happy", "--vs", "redis-contention", "--format", "json"); code != exitUsage {
-		t.Errorf("--vs with json: exit %d, want %d", code, exitUsage)
-	}
 	if code, _, errOut := locksim(t, "tui", "redlock-clock-jump", "--vs", "redlock-no-clock-jump"); code != exitUsage ||
 		!strings.Contains(errOut, "locksim run redlock-clock-jump --vs redlock-no-clock-jump") {
 		t.Errorf("tui --vs without a terminal: exit %d, %s", code, errOut)

@@ -58,7 +58,7 @@ func useBudget(ss ...*scenarios.Scenario) {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--vs ID|FILE|pair]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--quiet] [--vs ID|FILE|pair]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
 metrics and expectations. With --vs, runs a second scenario too and prints the two
@@ -66,9 +66,11 @@ timelines side by side on true time, the rows only one run has marked (--vs pair
 the scenario's own compare-with). Exit 0 when every expectation holds, 1 when one
 fails.
 
-The other formats export the run (docs/exports.md): json for scripts (with
---events, every event), mermaid a sequence diagram for Markdown, svg the timeline
-as an image for slides, html one offline file that steps through the run.`)
+The other formats export the run, or with --vs the two runs lined up
+(docs/exports.md): json for scripts (with --events, every event), mermaid a
+sequence diagram for Markdown, svg the timeline as an image for slides, html one
+offline file that steps through the run. --quiet folds background traffic
+(heartbeats, pings, keepalives) as the terminal UI's b does.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
 	format := fs.String("format", "text", "output format: text, json, mermaid, svg or html")
@@ -77,6 +79,7 @@ as an image for slides, html one offline file that steps through the run.`)
 	events := fs.Bool("events", false, "json: add event_list, every event of the trace")
 	by := fs.String("by", "time", "svg, html: space the rows by true time, or evenly by row")
 	vs := fs.String("vs", "", "a second scenario to compare with, side by side (pair: the scenario's compare-with)")
+	quiet := fs.Bool("quiet", false, "svg, mermaid, html: fold background traffic (heartbeats, pings, keepalives); html starts quiet and b switches")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -93,10 +96,10 @@ as an image for slides, html one offline file that steps through the run.`)
 	}
 	useBudget(s, other)
 	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
+	opt := export.Options{Full: *full, ByRow: *by == "row", Quiet: *quiet}
 	if other != nil {
-		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()}), *format, *full, stdout)
+		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()}), *format, *events, opt, stdout)
 	}
-	opt := export.Options{Full: *full, ByRow: *by == "row"}
 	switch *format {
 	case "json":
 		err = res.WriteJSON(stdout, scenarios.JSONOptions{Events: *events})
@@ -121,13 +124,23 @@ as an image for slides, html one offline file that steps through the run.`)
 	return nil
 }
 
-// runCompare prints two runs side by side; it fails when either run missed an
-// expectation.
-func runCompare(a, b *scenarios.Result, format string, full bool, stdout io.Writer) error {
-	if format != "text" {
-		return usagef("--vs prints text only: drop --format %s, or run each scenario with --format json", format)
+// runCompare writes two runs side by side, in any format; it fails when either
+// run missed an expectation.
+func runCompare(a, b *scenarios.Result, format string, events bool, opt export.Options, stdout io.Writer) error {
+	var err error
+	switch format {
+	case "json":
+		err = scenarios.WriteCompareJSON(stdout, a, b, scenarios.JSONOptions{Events: events})
+	case "mermaid":
+		err = export.WriteCompareMermaid(stdout, a, b, opt)
+	case "svg":
+		err = export.WriteCompareSVG(stdout, a, b, opt)
+	case "html":
+		err = export.WriteCompareHTML(stdout, a, b, opt)
+	default:
+		err = scenarios.WriteCompare(stdout, a, b, scenarios.TextOptions{Full: opt.Full})
 	}
-	if err := scenarios.WriteCompare(stdout, a, b, scenarios.TextOptions{Full: full}); err != nil {
+	if err != nil {
 		return err
 	}
 	for _, r := range []*scenarios.Result{a, b} {
@@ -149,7 +162,8 @@ func checkRunFlags(fs *flag.FlagSet, format, by string, width int) error {
 	if width < -1 {
 		return usagef("--width %d: expected a number of columns (0: unlimited)", width)
 	}
-	formats := map[string][]string{"events": {"json"}, "width": {"text"}, "by": {"svg", "html"}, "full": {"text", "mermaid", "svg"}}
+	formats := map[string][]string{"events": {"json"}, "width": {"text"}, "by": {"svg", "html"}, "full": {"text", "mermaid", "svg"},
+		"quiet": {"svg", "mermaid", "html"}}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if want, ok := formats[f.Name]; ok && err == nil && !slices.Contains(want, format) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -47,8 +48,12 @@ type ClientConfig struct {
 	// Fencing takes a token from the database's sequence with each lock.
 	Fencing bool
 	// Hold, when set, releases the lock this long after acquiring it.
-	Hold  time.Duration
-	Retry Retry
+	Hold time.Duration
+	// Retry is the policy after a failed attempt or an optimistic update's
+	// conflict. With database locks it decides how the lock performs under
+	// contention: a fixed delay keeps clients that collided in step, a random
+	// one spreads them, an exponential one backs off from a busy row.
+	Retry lockkit.Retry
 	// Timeout: an attempt unanswered this long fails (0: wait for the answer,
 	// which is what a blocked FOR UPDATE does). A FOR UPDATE that times out is
 	// rolled back before the next try.
@@ -90,19 +95,20 @@ const (
 
 // Client locks through the database in its mode.
 type Client struct {
-	env      sim.Env
-	cfg      ClientConfig
-	st       state
-	lock     string
-	grant    string // this acquisition's owner value
-	n        int    // acquisitions started (for grant values)
-	failed   int    // failed attempts of this acquisition
-	reqID    uint64
-	sentMono time.Duration // when the lease statement went out (its validity counts from then)
-	version  int64         // cas: the version read
-	belief   sim.Belief
-	lastPong time.Duration // for-update: when the database last answered (mono)
-	dbLife   int64         // and which incarnation of it (-1: none yet)
+	env       sim.Env
+	cfg       ClientConfig
+	st        state
+	lock      string
+	grant     string // this acquisition's owner value
+	n         int    // acquisitions started (for grant values)
+	tries     lockkit.Attempts
+	conflicts int // cas: the update's conflicts so far
+	reqID     uint64
+	sentMono  time.Duration // when the lease statement went out (its validity counts from then)
+	version   int64         // cas: the version read
+	belief    sim.Belief
+	ka        lockkit.Keepalive
+	dbLife    int64 // which incarnation of the database answers the keepalives (-1: none yet)
 }
 
 // NewClient returns a constructor for a client with cfg.
@@ -110,7 +116,12 @@ func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
 	if cfg.Keepalive == 0 {
 		cfg.Keepalive = time.Second
 	}
-	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+	return func(env sim.Env) sim.Process {
+		return &Client{env: env, cfg: cfg,
+			tries: lockkit.Attempts{Client: env.ID, Rand: env.Rand, Retry: cfg.Retry, Timer: timerRetry},
+			// A ping unanswered for two periods means the connection is lost.
+			ka: lockkit.Keepalive{Detect: lockkit.Unanswered, Period: cfg.Keepalive, Timeout: 2 * cfg.Keepalive, Heartbeat: timerPing}}
+	}
 }
 
 // Step handles one input.
@@ -144,7 +155,9 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 				c.fail(now, "no answer within "+sim.FormatDuration(c.cfg.Timeout), out)
 			}
 		case timerPing:
-			c.ping(now, out)
+			if c.inTxn() {
+				c.ping(now, out)
+			}
 		}
 	case sim.InMessage:
 		switch {
@@ -154,7 +167,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case in.Msg.ID == c.reqID:
 			c.reply(now, in.Msg, out)
 			if !c.inTxn() {
-				out.CancelTimer(timerPing) // nothing awaited, no transaction: no keepalive
+				c.ka.Stop(out) // nothing awaited, no transaction: no keepalive
 			}
 		}
 	}
@@ -170,22 +183,18 @@ func (c *Client) inTxn() bool {
 
 // ping keeps a transaction's connection alive and finds out when it is gone.
 func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
-	if !c.inTxn() {
+	if c.ka.Beat(now, out) {
+		c.connectionLost(now, "no answer from "+c.env.Names[c.cfg.Server]+" for "+sim.FormatDuration(c.ka.Timeout), out)
 		return
 	}
-	if now.Mono-c.lastPong > 2*c.cfg.Keepalive {
-		c.connectionLost(now, "no answer from "+c.env.Names[c.cfg.Server]+" for "+sim.FormatDuration(2*c.cfg.Keepalive), out)
-		return
-	}
-	out.Send(c.cfg.Server, sim.Message{Op: OpPing}.InBackground())
-	out.SetTimer(timerPing, c.cfg.Keepalive)
+	c.ka.Send(now, out, c.cfg.Server, sim.Message{Op: OpPing})
 }
 
 func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	if !c.inTxn() {
 		return
 	}
-	c.lastPong = now.Mono
+	c.ka.Heard(out)
 	switch {
 	case c.dbLife >= 0 && m.N != c.dbLife:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" restarted", out)
@@ -201,7 +210,7 @@ func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 // connectionLost: the transaction is gone with the connection (the server
 // rolled it back). A holder no longer holds the row; a waiter's statement failed.
 func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs) {
-	out.CancelTimer(timerPing)
+	c.ka.Stop(out)
 	c.reqID++ // whatever answer was awaited will not come on this connection
 	if c.st == holding {
 		out.Observe(sim.Note(c.env.ID, "%s: connection lost (%s): its transaction, and the row lock, are gone", c.env.Name, why))
@@ -225,10 +234,12 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		c.n++
-		c.lock, c.failed = m.Key, 0
+		c.lock = m.Key
 		c.grant = sim.AcquisitionValue(c.env, c.n)
 		if c.cfg.Mode != ModeCAS {
-			out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+			c.tries.Begin(out, c.lock, "")
+		} else {
+			c.conflicts = 0
 		}
 		c.attempt(now, out)
 	case CmdRelease:
@@ -242,7 +253,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
 	s := &Stmt{Row: c.lock, Owner: c.grant, Fence: c.cfg.Fencing}
 	c.st = trying
-	c.lastPong, c.dbLife = now.Mono, -1
+	c.dbLife = -1
 	switch c.cfg.Mode {
 	case ModeInsert:
 		s.Kind = StInsert
@@ -265,7 +276,7 @@ func (c *Client) send(s *Stmt, out *sim.Outputs) {
 	m.ID = c.reqID
 	out.Send(c.cfg.Server, m)
 	if s.Kind != StCommit && s.Kind != StDelete && s.Kind != StUnlease {
-		out.SetTimer(timerPing, c.cfg.Keepalive)
+		c.ka.Start(out) // the statement awaits its answer: keep the connection alive meanwhile
 	}
 	if c.cfg.Timeout > 0 {
 		out.SetTimer(timerTimeout, c.cfg.Timeout)
@@ -281,7 +292,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.hold(now, m.M, out)
 		case m.Op == OpSelect && m.N == 0: // FOR UPDATE found no row: nothing to lock, ever
 			out.Observe(sim.Note(c.env.ID, "%s: row %s does not exist, so FOR UPDATE locked nothing; it gives up", c.env.Name, c.lock))
-			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+			c.tries.GiveUp(out)
 			c.st = idle
 		case m.Op == RepError:
 			c.fail(now, m.Value, out)
@@ -318,27 +329,22 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 
 // fail handles a failed attempt: try again after the policy's wait, or give up.
 func (c *Client) fail(now sim.LocalTime, why string, out *sim.Outputs) {
-	c.failed++
-	more := c.cfg.Retry.more(c.failed)
+	again := false
 	if c.cfg.Mode == ModeCAS {
+		// An optimistic update takes no lock: its conflict is a note, not a
+		// failed attempt to acquire one, and it ends without a give-up.
 		out.Observe(sim.Note(c.env.ID, "%s: %s", c.env.Name, why))
+		c.conflicts++
+		if again = c.cfg.Retry.Again(c.conflicts); again {
+			out.SetTimer(timerRetry, c.cfg.Retry.Wait(c.conflicts, c.env.Rand))
+		}
 	} else {
-		reason := sim.ReasonNoRetry
-		if more {
-			reason = sim.ReasonRetry
-		}
-		out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-			Reason: why + ", " + reason})
+		again = c.tries.Fail(out, why)
 	}
-	if !more {
-		if c.cfg.Mode != ModeCAS {
-			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
-		}
-		c.st = idle
-		return
+	c.st = idle
+	if again {
+		c.st = backoff
 	}
-	c.st = backoff
-	out.SetTimer(timerRetry, c.cfg.Retry.wait(c.failed, c.env.Rand))
 }
 
 func (c *Client) hold(now sim.LocalTime, token int64, out *sim.Outputs) {
@@ -366,8 +372,7 @@ func (c *Client) release(lock string, out *sim.Outputs) {
 		return
 	}
 	if c.st != holding {
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
-		out.CancelTimer(timerRetry)
+		c.tries.GiveUp(out)
 	}
 	c.belief.End(out, c.env.ID, sim.ReasonReleased)
 	out.CancelTimer(timerValidity)
@@ -384,7 +389,7 @@ func (c *Client) release(lock string, out *sim.Outputs) {
 	// It does not wait for the answer: the unlock is on its way, and the client
 	// may acquire again.
 	c.st = idle
-	out.CancelTimer(timerPing)
+	c.ka.Stop(out)
 	c.send(s, out)
 	out.CancelTimer(timerTimeout)
 }

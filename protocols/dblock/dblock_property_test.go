@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
@@ -44,11 +45,14 @@ func violations(rep check.Report, name string) []check.Violation {
 	return r.Violations
 }
 
-func retry(t *rapid.T) dblock.Retry {
-	return dblock.Retry{
-		Policy: dblock.RetryPolicy(rapid.IntRange(0, 2).Draw(t, "retry_policy")),
-		Delay:  time.Duration(rapid.IntRange(10, 500).Draw(t, "retry_ms")) * time.Millisecond,
-		Max:    2 * time.Second,
+// retry draws a policy that retries: fixed, uniform up to 2 s, or exponential
+// up to 2 s with 10% jitter.
+func retry(t *rapid.T) lockkit.Retry {
+	return lockkit.Retry{
+		Backoff:       lockkit.Backoff(rapid.IntRange(int(lockkit.Fixed), int(lockkit.Exponential)).Draw(t, "retry_policy")),
+		Delay:         time.Duration(rapid.IntRange(10, 500).Draw(t, "retry_ms")) * time.Millisecond,
+		Max:           2 * time.Second,
+		JitterPercent: 10,
 	}
 }
 

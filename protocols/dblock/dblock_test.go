@@ -1,10 +1,12 @@
 package dblock_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/protocols/dblock"
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 )
@@ -28,7 +30,7 @@ func beliefStarts(tr *sim.Trace) []string {
 	return out
 }
 
-func fixed(d time.Duration) dblock.Retry { return dblock.Retry{Policy: dblock.RetryFixed, Delay: d} }
+func fixed(d time.Duration) lockkit.Retry { return lockkit.Retry{Backoff: lockkit.Fixed, Delay: d} }
 
 // Blocked FOR UPDATE statements get the row in the order they asked, each at
 // the previous holder's COMMIT.
@@ -95,7 +97,7 @@ func TestLockWaitTimeoutInterruptsTheWaiterOnly(t *testing.T) {
 func TestExponentialBackoffDoublesUpToItsCap(t *testing.T) {
 	w, cs := newWorld(1, 0, make([]sim.Clock, 2), func(i int) dblock.ClientConfig {
 		return dblock.ClientConfig{Server: server, Mode: dblock.ModeInsert,
-			Retry: dblock.Retry{Policy: dblock.RetryExponential, Delay: 100 * time.Millisecond, Max: 800 * time.Millisecond, Attempts: 7}}
+			Retry: lockkit.Retry{Backoff: lockkit.Exponential, Delay: 100 * time.Millisecond, Max: 800 * time.Millisecond, JitterPercent: 10, Attempts: 7}}
 	})
 	cmd(w, 0, cs[0], dblock.CmdAcquire)
 	cmd(w, 100*time.Millisecond, cs[1], dblock.CmdAcquire)
@@ -115,5 +117,37 @@ func TestExponentialBackoffDoublesUpToItsCap(t *testing.T) {
 		if gap < lo || gap > lo+lo/10+10*time.Millisecond { // up to 10% jitter, plus the round trip
 			t.Errorf("wait %d was %s, want %s (+10%% jitter and a round trip)", i+1, gap, lo)
 		}
+	}
+}
+
+// A client's ping counts as lost when it has gone unanswered for two keepalive
+// periods, whichever statement the client awaits (docs/protocols/database.md,
+// Connections). An optimistic update is a second statement after the read:
+// before lockkit.Keepalive the client judged its silence from the read's start,
+// and called the connection lost one period after its first unanswered ping.
+func TestAPingCountsAsLostAfterTwoUnansweredPeriods(t *testing.T) {
+	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.DefaultLimits()})
+	db := w.AddProcess("sql", "db", sim.Clock{}, dblock.NewNode(dblock.NodeConfig{Rows: []string{"L"}}))
+	c1 := w.AddProcess("c1", "client", sim.Clock{}, dblock.NewClient(dblock.ClientConfig{Server: db, Mode: dblock.ModeCAS,
+		Compare: true, Keepalive: time.Second}))
+	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
+	cmd(w, 100*time.Millisecond, c1, dblock.CmdUpdate)
+	// The read is answered at 0.102 s; nothing the database sends after it arrives.
+	w.Schedule(sim.Time(102500*time.Microsecond), sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{db}, B: []sim.ProcID{c1}, OneWay: true})
+	w.Schedule(sim.Time(5*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := w.Run()
+	firstPing, lost := sim.Never, sim.Never
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Kind == sim.EvSend && e.Proc == c1 && tr.Msg(e).Op == dblock.OpPing && firstPing == sim.Never {
+			firstPing = e.At
+		}
+	}
+	for _, o := range tr.Obs {
+		if o.Kind == sim.ObsNote && strings.Contains(o.Text, "connection lost") && lost == sim.Never {
+			lost = o.At
+		}
+	}
+	if firstPing == sim.Never || lost == sim.Never || time.Duration(lost-firstPing) < 2*time.Second {
+		t.Fatalf("first unanswered ping at %s, connection lost at %s; want two keepalive periods (2s) between", firstPing, lost)
 	}
 }

@@ -13,12 +13,13 @@
 //   - cas: optimistic concurrency, no lock at all: read the row's version, then
 //     UPDATE ... WHERE version = v, and retry when no row was updated.
 //
-// The retry policy (fixed, random, exponential backoff) is the client's, because
-// with these locks it decides how the lock performs under contention.
+// The retry policy (a lockkit.Retry: fixed, random, exponential backoff) is the
+// client's, because with these locks it decides how the lock performs under
+// contention.
 //
 // The database reports grants (a lock row inserted, a lease taken, a row lock
 // granted) so the checker can judge it as a lock service; clients report beliefs.
 //
 // Invariants: pure state machines (see package sim); maps are visited sorted.
-// May import: sim.
+// May import: sim, protocols/lockkit (the lock-client kit).
 package dblock

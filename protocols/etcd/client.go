@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -51,10 +52,10 @@ const (
 	timerRetry
 )
 
-// retryWait is clientv3's pause between retries of a request a member refused
-// (25 ms, with 10% jitter): without it a client cut off from the leader would
-// spin through the members a thousand times a second.
-const retryWait = 25 * time.Millisecond
+// requestRetry is clientv3's pause between retries of a request a member
+// refused (25 ms, with 10% jitter): without it a client cut off from the leader
+// would spin through the members a thousand times a second. It never gives up.
+var requestRetry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: 25 * time.Millisecond, JitterPercent: 10}
 
 // Client takes a lock as etcd's concurrency.Mutex does, inside a session whose
 // lease it keeps alive every TTL/3.
@@ -67,7 +68,8 @@ type Client struct {
 	state   lockState
 	lock    string
 	lease   int64
-	kaOut   bool   // a keepalive went out and has not been answered
+	ka      lockkit.Keepalive
+	tries   lockkit.Attempts
 	key     string // my key: the lock prefix and my lease in hex
 	rev     int64  // its create revision
 	watched string // the predecessor's key while waiting
@@ -83,7 +85,12 @@ func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Second
 	}
-	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+	return func(env sim.Env) sim.Process {
+		return &Client{env: env, cfg: cfg, tries: lockkit.Attempts{Client: env.ID},
+			// The model has no connections to break: a keepalive left unanswered
+			// for a whole period is taken for a lost connection.
+			ka: lockkit.Keepalive{Detect: lockkit.Unanswered, Period: cfg.TTL / 3, Timeout: cfg.TTL / 3, Heartbeat: timerKeepAlive}}
+	}
 }
 
 func (c *Client) srv() sim.ProcID { return c.cfg.Members[c.member%len(c.cfg.Members)] }
@@ -104,7 +111,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InTimer:
 		switch in.Timer {
 		case timerKeepAlive:
-			c.keepAlive(out)
+			c.keepAlive(now, out)
 		case timerDeadline:
 			c.leaseLost("no keepalive answer for the lease's TTL", out)
 		case timerRequest:
@@ -129,21 +136,18 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	}
 }
 
-// keepAlive renews the session's lease every TTL/3. The model has no
-// connections to break: a keepalive left unanswered for a whole period is taken
-// for a lost connection, and the client moves to the next member (even when it
-// was the leader behind a live member that failed: harmless, the next member
-// serves it as well).
-func (c *Client) keepAlive(out *sim.Outputs) {
+// keepAlive renews the session's lease every TTL/3. A keepalive still
+// unanswered at the next one is taken for a lost connection, and the client
+// moves to the next member (even when it was the leader behind a live member
+// that failed: harmless, the next member serves it as well).
+func (c *Client) keepAlive(now sim.LocalTime, out *sim.Outputs) {
 	if c.lease == 0 {
 		return
 	}
-	out.SetTimer(timerKeepAlive, c.cfg.TTL/3)
-	if c.kaOut {
+	if c.ka.Beat(now, out) {
 		c.failover("no keepalive answer from "+c.env.Names[c.srv()], out)
 	}
-	c.kaOut = true
-	out.Send(c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease}.InBackground())
+	c.ka.Send(now, out, c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease})
 	if c.state == lockWatching {
 		// clientv3 re-creates a watch whose stream broke (a member restart, a lost
 		// event). The model has no streams: a waiter renews its watch with each
@@ -165,7 +169,7 @@ func (c *Client) sendWatch(out *sim.Outputs, renewal bool) {
 // died with the old connection, so a waiter looks for its predecessor again.
 func (c *Client) failover(why string, out *sim.Outputs) {
 	c.member++
-	c.kaOut = false
+	c.ka.Lost(out)
 	out.Observe(sim.Note(c.env.ID, "%s: %s; it tries %s", c.env.Name, why, c.env.Names[c.srv()]))
 	switch {
 	case c.pending.Op != "":
@@ -183,7 +187,7 @@ func (c *Client) command(m sim.Message, out *sim.Outputs) {
 			return
 		}
 		c.lock = m.Key
-		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.tries.Begin(out, c.lock, "")
 		c.state = lockGranting
 		c.request(sim.Message{Op: OpGrant, Value: "ttl=" + sim.FormatDuration(c.cfg.TTL), N: c.cfg.TTL.Milliseconds()}, out)
 	case CmdRelease:
@@ -192,7 +196,7 @@ func (c *Client) command(m sim.Message, out *sim.Outputs) {
 			return
 		}
 		if c.state != lockHolding {
-			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+			c.tries.GiveUp(out)
 		}
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
 		c.watched = ""
@@ -228,7 +232,7 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 		if m.N != c.lease || c.lease == 0 {
 			return
 		}
-		c.kaOut = false
+		c.ka.Heard(out)
 		if m.M <= 0 {
 			c.leaseLost("the leader says its lease is gone", out)
 			return
@@ -256,14 +260,14 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 			c.pending, at = sent, c.srv()
 			c.member++
 			out.Observe(sim.Note(c.env.ID, "%s: %s at %s; it tries %s", c.env.Name, m.Value, c.env.Names[at], c.env.Names[c.srv()]))
-			out.SetTimer(timerRetry, retryWait+time.Duration(c.env.Rand.Int64N(int64(retryWait/10))))
+			out.SetTimer(timerRetry, requestRetry.Wait(1, c.env.Rand))
 		}
 		return
 	}
 	switch c.state {
 	case lockGranting:
 		c.lease = m.N
-		out.SetTimer(timerKeepAlive, c.cfg.TTL/3)
+		c.ka.Start(out)
 		out.SetTimer(timerDeadline, time.Duration(m.M)*time.Millisecond)
 		c.key = fmt.Sprintf("%s/%x", c.lock, c.lease)
 		c.state = lockPutting
@@ -294,7 +298,7 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 		c.revoke(out)
 	case lockRevoking:
 		c.state, c.lease = lockIdle, 0
-		out.CancelTimer(timerKeepAlive)
+		c.ka.Stop(out)
 		out.CancelTimer(timerDeadline)
 	}
 }
@@ -321,13 +325,13 @@ func (c *Client) leaseLost(why string, out *sim.Outputs) {
 	out.Observe(sim.Note(c.env.ID, "%s: %s", c.env.Name, why))
 	c.belief.End(out, c.env.ID, "lease expired")
 	if c.state != lockIdle && c.state != lockHolding && c.state < lockReleasing {
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.tries.GiveUp(out)
 	}
-	c.state, c.lease, c.key, c.watched, c.kaOut = lockIdle, 0, "", "", false
+	c.state, c.lease, c.key, c.watched = lockIdle, 0, "", ""
 	c.pending = sim.Message{}
+	c.ka.Stop(out)
 	out.CancelTimer(timerRequest)
 	out.CancelTimer(timerRetry)
-	out.CancelTimer(timerKeepAlive)
 	out.CancelTimer(timerDeadline)
 }
 

@@ -23,5 +23,5 @@
 // create revision) so the checker can judge the service; clients report beliefs.
 //
 // Invariants: pure state machines (see package sim); maps are visited sorted.
-// May import: sim.
+// May import: sim, protocols/lockkit (the lock-client kit).
 package etcd

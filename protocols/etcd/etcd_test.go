@@ -105,6 +105,30 @@ func TestWaitersHoldInCreateRevisionOrder(t *testing.T) {
 	mustHold(t, tr, "mutex-belief", "grant-exclusive", "progress")
 }
 
+// A keepalive left unanswered in a session that then ends says nothing about
+// the next session: its first keepalive is judged on its own. (Before
+// lockkit.Keepalive the unanswered flag outlived the revoked lease, and the
+// next session's first keepalive moved the client off a healthy member.)
+func TestANewSessionForgetsTheLastOnesUnansweredKeepalive(t *testing.T) {
+	c := newCluster(3, 1, etcd.ClientConfig{TTL: 3 * time.Second}) // a keepalive every second
+	c.cmd(100*time.Millisecond, 0, etcd.CmdAcquire)
+	// e1's answer to c1's first keepalive (at about 1.1 s) is lost.
+	c.act(time.Second, sim.Action{Kind: sim.ActPartition, A: c.members[:1], B: c.clients, OneWay: true})
+	c.act(1500*time.Millisecond, sim.Action{Kind: sim.ActHeal})
+	c.cmd(1600*time.Millisecond, 0, etcd.CmdRelease)
+	c.cmd(2500*time.Millisecond, 0, etcd.CmdAcquire)
+	c.act(5*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := c.w.Run()
+	if n := len(obs(tr, sim.ObsBeliefStart)); n != 2 {
+		t.Fatalf("c1 held the lock %d times, want 2", n)
+	}
+	for _, o := range obs(tr, sim.ObsNote) {
+		if strings.Contains(o.Text, "it tries") {
+			t.Errorf("at %s: %s; e1 answered every keepalive of the second session", o.At, o.Text)
+		}
+	}
+}
+
 // Unlock deletes the key; closing the session revokes the lease. The cluster
 // reports the grant's end as a release by its owner.
 func TestReleaseDeletesTheKeyAndRevokesTheLease(t *testing.T) {

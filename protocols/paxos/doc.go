@@ -25,7 +25,7 @@
 // Parliament" (1998).
 //
 // Invariants: pure state machines (see package sim).
-// May import: sim.
+// May import: sim, protocols/lockkit (the lock-client kit).
 package paxos
 
 // Messages, as "Paxos Made Simple" names them.

@@ -3,11 +3,13 @@ package paxos_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"pgregory.net/rapid"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/paxos"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
@@ -43,6 +45,12 @@ func propose(w *sim.World, at time.Duration, p sim.ProcID) {
 	w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: p, Msg: sim.Message{Op: paxos.CmdPropose}})
 }
 
+// randomBackoff is the scenario language's backoff=b retry=random: a wait
+// uniform in [0, 2b).
+func randomBackoff(b time.Duration) lockkit.Retry {
+	return lockkit.Retry{Backoff: lockkit.Uniform, Max: 2*b - 1}
+}
+
 func result(tr *sim.Trace, name string) check.Result {
 	rep := check.Check(tr, check.Options{Bound: 10 * time.Second})
 	r, _ := rep.Result(name)
@@ -51,7 +59,7 @@ func result(tr *sim.Trace, name string) check.Result {
 
 // A later proposer adopts the value already accepted: the first value stays chosen.
 func TestALaterProposerProposesTheChosenValue(t *testing.T) {
-	w, ps := world(1, true, 2, sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{})
+	w, ps := world(1, true, 2, sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{Retry: randomBackoff(50 * time.Millisecond)})
 	propose(w, 100*time.Millisecond, ps[0])
 	propose(w, time.Second, ps[1])
 	w.Schedule(sim.Time(3*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
@@ -75,7 +83,7 @@ func TestALaterProposerProposesTheChosenValue(t *testing.T) {
 // A proposer's numbers never repeat, even across its own crash: the round is on
 // disk before its number is used.
 func TestProposalNumbersSurviveAProposerCrash(t *testing.T) {
-	w, ps := world(1, true, 1, sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{})
+	w, ps := world(1, true, 1, sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{Retry: randomBackoff(50 * time.Millisecond)})
 	// The acceptors never answer: the proposer keeps starting rounds.
 	for a := range sim.ProcID(3) {
 		w.Network().SetLink(a, ps[0], sim.Link{Delay: time.Millisecond, Loss: 1})
@@ -101,6 +109,34 @@ func TestProposalNumbersSurviveAProposerCrash(t *testing.T) {
 	}
 }
 
+// A proposer whose retry policy allows two attempts gives up after its second
+// round fails, instead of starting rounds for ever (lockkit.Retry's attempt
+// limit means the same for a proposer as for a lock client).
+func TestAProposerGivesUpWhenItsPolicySays(t *testing.T) {
+	w, ps := world(1, true, 1, sim.Link{Delay: time.Millisecond},
+		paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: lockkit.Retry{Backoff: lockkit.Fixed, Delay: 10 * time.Millisecond, Attempts: 2}})
+	for a := range sim.ProcID(3) { // the acceptors never answer
+		w.Network().SetLink(a, ps[0], sim.Link{Delay: time.Millisecond, Loss: 1})
+	}
+	propose(w, 0, ps[0])
+	w.Schedule(sim.Time(time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := w.Run()
+	prepares, gaveUp := 0, ""
+	for i := range tr.Len() {
+		if e := tr.Event(i); e.Kind == sim.EvSend && tr.Msg(e).Op == paxos.OpPrepare && e.Peer == 0 {
+			prepares++
+		}
+	}
+	for _, o := range tr.Obs {
+		if o.Kind == sim.ObsNote && strings.Contains(o.Text, "gives up") {
+			gaveUp = o.Text
+		}
+	}
+	if prepares != 2 || !strings.HasSuffix(gaveUp, "gives up after 2 rounds") {
+		t.Fatalf("%d rounds, last note %q; want 2 rounds, then it gives up", prepares, gaveUp)
+	}
+}
+
 // With NACKs a pre-empted proposer gives up its round at once, not at its
 // timeout.
 func TestNackEndsARoundEarly(t *testing.T) {
@@ -110,7 +146,8 @@ func TestNackEndsARoundEarly(t *testing.T) {
 		for i := range acc {
 			w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: true, Nack: nack}))
 		}
-		cfg := paxos.ProposerConfig{Acceptors: acc, Timeout: time.Second, Backoff: time.Millisecond, Fixed: true}
+		cfg := paxos.ProposerConfig{Acceptors: acc, Timeout: time.Second,
+			Retry: lockkit.Retry{Backoff: lockkit.Fixed, Delay: time.Millisecond}}
 		cfg.Value = "A"
 		p1 := w.AddProcess("p1", "proposer", sim.Clock{}, paxos.NewProposer(cfg))
 		cfg.Value = "B"
@@ -141,7 +178,7 @@ func TestPropertyOneValueChosenWithPersistentAcceptors(t *testing.T) {
 		pct := func(name string, hi int) float64 { return float64(rapid.IntRange(0, hi).Draw(t, name)) / 100 }
 		link := sim.Link{Delay: time.Millisecond, Jitter: time.Duration(rapid.IntRange(0, 20).Draw(t, "jitter_ms")) * time.Millisecond,
 			Dist: sim.DelayUniform, Loss: pct("loss_pct", 30), Dup: pct("dup_pct", 20), Reorder: pct("reorder_pct", 20)}
-		w, ps := world(seed, true, 3, link, paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Backoff: 20 * time.Millisecond})
+		w, ps := world(seed, true, 3, link, paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
 		desc := fmt.Sprintf("seed %d, %+v", seed, link)
 		for _, p := range ps {
 			at := time.Duration(rapid.IntRange(0, 300).Draw(t, "propose_ms")) * time.Millisecond
@@ -172,7 +209,7 @@ func TestPropertyAmnesiaFindsTwoValues(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		w, ps := world(seed, false, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
-			paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Backoff: 20 * time.Millisecond})
+			paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
 		propose(w, 0, ps[0])
 		at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
 		propose(w, at, ps[1])

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -13,12 +14,12 @@ type ProposerConfig struct {
 	Acceptors []sim.ProcID
 	Value     string // the value it proposes
 	// Timeout: a round not chosen by then (counted from its PREPARE) is
-	// abandoned, and the next one starts after the backoff.
+	// abandoned, and the next one starts after the Retry policy's wait.
 	Timeout time.Duration
-	// Backoff is the wait before the next round: exactly Backoff when Fixed,
-	// else uniform in [0, 2 Backoff).
-	Backoff time.Duration
-	Fixed   bool
+	// Retry is the backoff between rounds. The scenario language's backoff=B
+	// waits uniformly in [0, 2B), or exactly B with retry=fixed; the zero
+	// policy starts no second round.
+	Retry lockkit.Retry
 }
 
 const (
@@ -47,13 +48,14 @@ type Proposer struct {
 	round    int64
 	n        int64
 	ph       phase
-	promises map[sim.ProcID]bool
-	bestN    int64  // the highest accepted proposal among the promises
-	bestV    string // and its value
-	value    string // the value of this round's ACCEPT
+	promises lockkit.Tally // this round's promises
+	failed   int           // rounds abandoned since the proposal began
+	bestN    int64         // the highest accepted proposal among the promises
+	bestV    string        // and its value
+	value    string        // the value of this round's ACCEPT
 	// accepted counts ACCEPTED answers per proposal this proposer made: it
 	// learns from any of its proposals, even one whose round it has abandoned.
-	accepted map[int64]map[sim.ProcID]bool
+	accepted map[int64]*lockkit.Tally
 	values   map[int64]string
 	chosen   string
 }
@@ -63,13 +65,10 @@ func NewProposer(cfg ProposerConfig) func(sim.Env) sim.Process {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 100 * time.Millisecond
 	}
-	if cfg.Backoff == 0 {
-		cfg.Backoff = 50 * time.Millisecond
+	return func(env sim.Env) sim.Process {
+		return &Proposer{env: env, cfg: cfg, promises: lockkit.NewTally(cfg.Acceptors)}
 	}
-	return func(env sim.Env) sim.Process { return &Proposer{env: env, cfg: cfg} }
 }
-
-func (p *Proposer) majority() int { return len(p.cfg.Acceptors)/2 + 1 }
 
 // Step handles one input.
 func (p *Proposer) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
@@ -84,6 +83,7 @@ func (p *Proposer) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 				p.cfg.Value = in.Msg.Key
 			}
 			out.Observe(sim.Observation{Kind: sim.ObsBegin, Client: sim.NoProc, By: sim.NoProc, Lock: Decree, Grant: p.cfg.Value})
+			p.failed = 0
 			p.prepare(out)
 		}
 	case sim.InTimer:
@@ -112,9 +112,9 @@ func (p *Proposer) prepare(out *sim.Outputs) {
 	out.Fsync()
 	p.n = p.round*1000 + int64(p.env.ID) + 1
 	p.ph, p.bestN, p.bestV = preparing, 0, ""
-	p.promises = map[sim.ProcID]bool{}
+	p.promises.Reset()
 	if p.accepted == nil {
-		p.accepted, p.values = map[int64]map[sim.ProcID]bool{}, map[int64]string{}
+		p.accepted, p.values = map[int64]*lockkit.Tally{}, map[int64]string{}
 	}
 	for _, a := range p.cfg.Acceptors {
 		out.Send(a, sim.Message{Op: OpPrepare}.WithN(p.n))
@@ -135,11 +135,11 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 		if p.ph != preparing {
 			return
 		}
-		p.promises[from] = true
+		p.promises.Vote(from, true)
 		if m.M > p.bestN {
 			p.bestN, p.bestV = m.M, string(m.Body.(promiseValue))
 		}
-		if len(p.promises) < p.majority() {
+		if !p.promises.Majority() {
 			return
 		}
 		p.value = p.cfg.Value
@@ -148,7 +148,8 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 			out.Observe(sim.Note(p.env.ID, "%s must propose %s, accepted under proposal %d, not its own %s", p.env.Name, p.bestV, p.bestN, p.cfg.Value))
 		}
 		p.ph = accepting
-		p.values[p.n], p.accepted[p.n] = p.value, map[sim.ProcID]bool{}
+		acc := lockkit.NewTally(p.cfg.Acceptors)
+		p.values[p.n], p.accepted[p.n] = p.value, &acc
 		for _, a := range p.cfg.Acceptors {
 			out.Send(a, sim.Message{Op: OpAccept, Value: p.value}.WithN(p.n))
 		}
@@ -167,8 +168,8 @@ func (p *Proposer) learn(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	if !ok || p.ph == learned {
 		return
 	}
-	acc[from] = true
-	if len(acc) < p.majority() {
+	acc.Vote(from, true)
+	if !acc.Majority() {
 		return
 	}
 	p.ph, p.chosen = learned, p.values[m.N]
@@ -177,14 +178,18 @@ func (p *Proposer) learn(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	out.Observe(sim.Note(p.env.ID, "%s learns that %s is chosen (a majority accepted proposal %d)", p.env.Name, p.chosen, m.N))
 }
 
-// retry abandons the round and starts the next after the backoff.
+// retry abandons the round and starts the next after the backoff, or gives up
+// when the policy says so.
 func (p *Proposer) retry(why string, out *sim.Outputs) {
-	p.ph = waiting
 	out.CancelTimer(timerPhase)
-	wait := p.cfg.Backoff
-	if !p.cfg.Fixed {
-		wait = time.Duration(p.env.Rand.Int64N(int64(2 * p.cfg.Backoff)))
+	p.failed++
+	if !p.cfg.Retry.Again(p.failed) {
+		p.ph = idle
+		out.Observe(sim.Note(p.env.ID, "%s abandons proposal %d (%s) and gives up after %d rounds", p.env.Name, p.n, why, p.failed))
+		return
 	}
+	p.ph = waiting
+	wait := p.cfg.Retry.Wait(p.failed, p.env.Rand)
 	out.Observe(sim.Note(p.env.ID, "%s abandons proposal %d (%s); next round in %s", p.env.Name, p.n, why, sim.FormatDuration(wait)))
 	out.SetTimer(timerRetry, wait)
 }

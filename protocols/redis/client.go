@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -22,10 +23,10 @@ type ClientConfig struct {
 	// client believes until it releases.
 	ValidityTimer bool
 	TTL           time.Duration // used when the acquire command gives none
-	Retry         time.Duration // wait before retrying a failed acquire; 0: give up
-	RetryJitter   time.Duration // plus a random draw in [0, RetryJitter]
-	MaxAttempts   int           // 0: unlimited
-	Timeout       time.Duration // a request with no reply by then has failed
+	// Retry is the policy after a failed acquire (the zero policy gives up).
+	// The scenario language's retry=R jitter=J is a uniform wait in [R, R+J].
+	Retry   lockkit.Retry
+	Timeout time.Duration // a request with no reply by then has failed
 	// FencingINCR makes the lock service mint a fencing token: once SET
 	// succeeds, the client INCRs TokenKey(lock) on the same node and carries the
 	// number to the resource with every operation (Kleppmann, 2016).
@@ -78,7 +79,7 @@ type Client struct {
 	ttl      time.Duration
 	value    string // this acquisition's random value ("c1#2")
 	acquired int    // acquisitions started
-	attempts int
+	tries    lockkit.Attempts
 	start    time.Duration // monotonic reading before the request (validity start)
 	pending  string        // the request awaiting a reply
 	reqID    uint64
@@ -89,7 +90,9 @@ type Client struct {
 
 // NewClient returns a constructor for a lock client with cfg.
 func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
-	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+	return func(env sim.Env) sim.Process {
+		return &Client{env: env, cfg: cfg, tries: lockkit.Attempts{Client: env.ID, Rand: env.Rand, Retry: cfg.Retry, Timer: timerRetry}}
+	}
 }
 
 // Step handles one input.
@@ -135,11 +138,10 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.ttl = time.Duration(m.N) * time.Millisecond
 		}
 		c.acquired++
-		c.attempts = 0
 		c.hasToken = false
 		c.value = LockValue(c.env, c.acquired)
 		c.state = stateAcquiring
-		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
+		c.tries.Begin(out, c.lock, c.value)
 		c.try(now, out)
 	case CmdRelease:
 		switch {
@@ -168,7 +170,6 @@ func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
 	if c.state != stateAcquiring {
 		return
 	}
-	c.attempts++
 	c.start = now.Mono
 	ms := int64(c.ttl / time.Millisecond)
 	if c.cfg.SetNXExpire {
@@ -256,35 +257,20 @@ func (c *Client) becomeHolder(now sim.LocalTime, out *sim.Outputs) {
 }
 
 func (c *Client) failAttempt(why string, out *sim.Outputs) {
-	retry := c.cfg.Retry > 0 && (c.cfg.MaxAttempts == 0 || c.attempts < c.cfg.MaxAttempts)
-	reason := sim.ReasonNoRetry
-	if retry {
-		reason = sim.ReasonRetry
-	}
-	out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Reason: why + ", " + reason})
-	if !retry {
+	if !c.tries.Fail(out, why) {
 		c.state = stateIdle
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
-		return
 	}
-	wait := c.cfg.Retry
-	if c.cfg.RetryJitter > 0 {
-		wait += time.Duration(c.env.Rand.Int64N(int64(c.cfg.RetryJitter) + 1))
-	}
-	out.SetTimer(timerRetry, wait)
 }
 
 func (c *Client) release(out *sim.Outputs) {
 	if c.state == stateAcquiring {
 		// Told to release while still trying: it stops trying, visibly.
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.tries.GiveUp(out)
 		out.CancelTimer(timerTimeout)
 		c.pending = ""
 	}
 	c.endBelief(sim.ReasonReleased, out)
 	c.state = stateIdle
-	out.CancelTimer(timerRetry)
 	// The reply changes nothing the client believes, so it is not awaited.
 	c.reqID++
 	if c.cfg.PlainDel {

@@ -18,5 +18,5 @@
 // the sorted-set mutex's flips from 0 to 1 as grants.
 //
 // Invariants: pure state machines (see package sim); keys are visited in sorted order.
-// May import: sim.
+// May import: sim, protocols/lockkit (the lock-client kit).
 package redis

@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
@@ -82,8 +83,8 @@ func runSchedule(s schedule, validityTimer bool) check.Report {
 	node := w.AddProcess("r1", "redis", sim.Clock{}, redis.NewNode(redis.NodeConfig{}))
 	for i := range s.clients {
 		w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{}, redis.NewClient(redis.ClientConfig{
-			Server: node, ValidityTimer: validityTimer, TTL: s.ttl, Retry: 100 * time.Millisecond,
-			MaxAttempts: 5, Timeout: time.Second,
+			Server: node, ValidityTimer: validityTimer, TTL: s.ttl,
+			Retry: lockkit.Retry{Backoff: lockkit.Fixed, Delay: 100 * time.Millisecond, Attempts: 5}, Timeout: time.Second,
 		}))
 	}
 	w.Network().SetDefault(sim.Link{Delay: 500 * time.Microsecond, Jitter: s.jitter, Dist: sim.DelayUniform})

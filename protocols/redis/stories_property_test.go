@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/sim"
@@ -86,7 +87,7 @@ func runPauseStory(s pauseStory, fencing bool, resources ...string) check.Report
 	var clients []sim.ProcID
 	for i := range 2 {
 		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{}, redis.NewClient(redis.ClientConfig{
-			Server: node, TTL: s.ttl, Retry: 100 * time.Millisecond, Timeout: time.Second, FencingINCR: fencing})))
+			Server: node, TTL: s.ttl, Retry: lockkit.Retry{Backoff: lockkit.Fixed, Delay: 100 * time.Millisecond}, Timeout: time.Second, FencingINCR: fencing})))
 	}
 	for _, r := range resources {
 		w.AddProcess(r, "resource", sim.Clock{}, resource.New(resource.Config{Fencing: fencing}))

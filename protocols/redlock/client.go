@@ -2,9 +2,11 @@ package redlock
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 )
@@ -25,9 +27,10 @@ type Config struct {
 	DriftFactor float64       // clock drift allowance as a fraction of the TTL (0.01)
 	DriftConst  time.Duration // plus this constant (2 ms)
 	WallClock   bool          // measure elapsed time on the wall clock, not the monotonic one
-	Retry       time.Duration // the retry delay: random in [0, Retry], or exactly Retry if FixedRetry
-	FixedRetry  bool
-	MaxAttempts int // 0: unlimited
+	// Retry is the policy after a failed round: the distlock page retries after
+	// a random delay, which the scenario language's retry=R draws uniformly from
+	// [0, R] (retry-mode=fixed: exactly R).
+	Retry lockkit.Retry
 	// Work, when set, makes the client loop: once it holds the lock it works for
 	// this long, releases, and acquires again (a workload for benchmarks and
 	// property tests).
@@ -37,7 +40,7 @@ type Config struct {
 // DefaultConfig is the distlock page's suggestion.
 func DefaultConfig() Config {
 	return Config{TTL: 10 * time.Second, NodeTimeout: 50 * time.Millisecond, DriftFactor: 0.01,
-		DriftConst: 2 * time.Millisecond, Retry: 200 * time.Millisecond}
+		DriftConst: 2 * time.Millisecond, Retry: lockkit.Retry{Backoff: lockkit.Uniform, Max: 200 * time.Millisecond}}
 }
 
 type state uint8
@@ -66,18 +69,16 @@ type Client struct {
 	ttl      time.Duration
 	value    string
 	acquired int
-	attempts int
+	tries    lockkit.Attempts
 	t1       time.Duration // the clock reading before the first SET
 	next     int           // sequential: the node being asked
-	answered []bool        // per node: replied (or timed out) this round
-	got      []bool        // per node: SET succeeded this round
+	round    lockkit.Tally // this round's answers: yes when SET succeeded (a timeout is a no)
 	reqID    uint64
 	belief   sim.Belief
 	// extension round
 	extending bool
 	extT1     time.Duration
-	extended  []bool
-	extAnswer []bool
+	ext       lockkit.Tally // the extension's answers: yes when the node extended
 	validEnd  time.Duration // the clock reading at which the current validity ends
 	lastT2    time.Duration
 }
@@ -85,14 +86,10 @@ type Client struct {
 // New returns a constructor for a Redlock client with cfg.
 func New(cfg Config) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process {
-		n := len(cfg.Nodes)
-		return &Client{env: env, cfg: cfg, answered: make([]bool, n), got: make([]bool, n),
-			extended: make([]bool, n), extAnswer: make([]bool, n)}
+		return &Client{env: env, cfg: cfg, round: lockkit.NewTally(cfg.Nodes), ext: lockkit.NewTally(cfg.Nodes),
+			tries: lockkit.Attempts{Client: env.ID, Rand: env.Rand, Retry: cfg.Retry, Timer: timerRetry, Nodes: len(cfg.Nodes)}}
 	}
 }
-
-// Quorum is N/2+1.
-func (c *Client) Quorum() int { return len(c.cfg.Nodes)/2 + 1 }
 
 // Drift is the clock drift allowance for a TTL: TTL x factor + constant.
 func Drift(ttl time.Duration, factor float64, constant time.Duration) time.Duration {
@@ -154,11 +151,9 @@ func (c *Client) startAcquire(now sim.LocalTime, m sim.Message, out *sim.Outputs
 		c.ttl = time.Duration(m.N) * time.Millisecond
 	}
 	c.acquired++
-	c.attempts = 0
 	c.value = redis.LockValue(c.env, c.acquired)
 	c.st = acquiring
-	out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value,
-		Value: int64(len(c.cfg.Nodes))})
+	c.tries.Begin(out, c.lock, c.value)
 	c.try(now, out)
 }
 
@@ -167,12 +162,9 @@ func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
 	if c.st != acquiring {
 		return
 	}
-	c.attempts++
 	c.t1 = c.clock(now)
 	c.reqID++
-	for i := range c.cfg.Nodes {
-		c.answered[i], c.got[i] = false, false
-	}
+	c.round.Reset()
 	if c.cfg.Multiplex {
 		for i := range c.cfg.Nodes {
 			c.sendSet(i, out)
@@ -189,38 +181,20 @@ func (c *Client) sendSet(i int, out *sim.Outputs) {
 	out.Send(c.cfg.Nodes[i], sim.Message{Op: redis.OpSet, Key: c.lock, Value: c.value, Opts: "NX PX", ID: c.reqID}.WithN(ms))
 }
 
-func (c *Client) nodeIndex(p sim.ProcID) int {
-	for i, n := range c.cfg.Nodes {
-		if n == p {
-			return i
-		}
-	}
-	return -1
-}
-
 func (c *Client) reply(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	i := c.nodeIndex(from)
-	if i >= 0 && c.extending && m.ID == c.reqID && !c.extAnswer[i] {
-		c.extAnswer[i] = true
-		c.extended[i] = m.Op == redis.ReplyInt && m.N == 1
-		for _, a := range c.extAnswer {
-			if !a {
-				return
-			}
+	if c.extending && m.ID == c.reqID && c.ext.Vote(from, m.Op == redis.ReplyInt && m.N == 1) {
+		if c.ext.Done() {
+			out.CancelTimer(timerNode)
+			c.finishExtend(now, out)
 		}
-		out.CancelTimer(timerNode)
-		c.finishExtend(now, out)
 		return
 	}
-	if i < 0 || c.st != acquiring || m.ID != c.reqID || c.answered[i] {
-		return // a resource's reply, an unlock's reply, or a reply too late for its round
+	if c.st != acquiring || m.ID != c.reqID || !c.cfg.Multiplex && slices.Index(c.cfg.Nodes, from) != c.next {
+		return // an unlock's reply, a reply too late for its round, or from a node not asked
 	}
-	if !c.cfg.Multiplex && i != c.next {
-		return
+	if c.round.Vote(from, m.Op == redis.ReplyOK) { // not a resource's reply, nor a duplicate
+		c.advance(now, out)
 	}
-	c.answered[i] = true
-	c.got[i] = m.Op == redis.ReplyOK
-	c.advance(now, out)
 }
 
 // timeout gives up on the node being asked (sequential) or on every node that has
@@ -234,11 +208,9 @@ func (c *Client) timeout(now sim.LocalTime, out *sim.Outputs) {
 		return
 	}
 	if c.cfg.Multiplex {
-		for i := range c.answered {
-			c.answered[i] = true
-		}
+		c.round.Close()
 	} else {
-		c.answered[c.next] = true
+		c.round.Vote(c.cfg.Nodes[c.next], false)
 	}
 	c.advance(now, out)
 }
@@ -252,12 +224,8 @@ func (c *Client) advance(now sim.LocalTime, out *sim.Outputs) {
 			out.SetTimer(timerNode, c.cfg.NodeTimeout)
 			return
 		}
-	} else {
-		for _, a := range c.answered {
-			if !a {
-				return
-			}
-		}
+	} else if !c.round.Done() {
+		return
 	}
 	out.CancelTimer(timerNode)
 	c.finishRound(now, out)
@@ -267,40 +235,21 @@ func (c *Client) advance(now sim.LocalTime, out *sim.Outputs) {
 func (c *Client) finishRound(now sim.LocalTime, out *sim.Outputs) {
 	t2 := c.clock(now)
 	c.lastT2 = t2
-	n := 0
-	for _, g := range c.got {
-		if g {
-			n++
-		}
-	}
+	n := c.round.Yes()
 	drift := Drift(c.ttl, c.cfg.DriftFactor, c.cfg.DriftConst)
 	validity := c.ttl - (t2 - c.t1) - drift
-	if n >= c.Quorum() && validity > 0 {
+	if c.round.Majority() && validity > 0 {
 		c.becomeHolder(validity, n, out)
 		return
 	}
-	why := fmt.Sprintf("%d of %d nodes, quorum %d", n, len(c.cfg.Nodes), c.Quorum())
-	if n >= c.Quorum() {
+	why := fmt.Sprintf("%d of %d nodes, quorum %d", n, len(c.cfg.Nodes), lockkit.Majority(len(c.cfg.Nodes)))
+	if c.round.Majority() {
 		why = fmt.Sprintf("validity %s is not positive", sim.FormatDuration(validity))
 	}
 	c.unlockAll(out)
-	retry := c.cfg.MaxAttempts == 0 || c.attempts < c.cfg.MaxAttempts
-	reason := sim.ReasonNoRetry
-	if retry {
-		reason = sim.ReasonRetry
-	}
-	out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Reason: why + ", " + reason})
-	if !retry {
+	if !c.tries.Fail(out, why) {
 		c.st = idle
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
-		return
 	}
-	wait := c.cfg.Retry
-	if !c.cfg.FixedRetry && c.cfg.Retry > 0 {
-		wait = time.Duration(c.env.Rand.Int64N(int64(c.cfg.Retry) + 1))
-	}
-	out.SetTimer(timerRetry, wait)
 }
 
 func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
@@ -328,8 +277,8 @@ func (c *Client) extend(now sim.LocalTime, out *sim.Outputs) {
 	c.extending = true
 	c.extT1 = c.clock(now)
 	c.reqID++
-	for i, n := range c.cfg.Nodes {
-		c.extended[i], c.extAnswer[i] = false, false
+	c.ext.Reset()
+	for _, n := range c.cfg.Nodes {
 		out.Send(n, sim.Message{Op: redis.OpCAX, Key: c.lock, Value: c.value, ID: c.reqID}.WithN(int64(c.ttl/time.Millisecond)))
 	}
 	out.SetTimer(timerNode, c.cfg.NodeTimeout)
@@ -338,14 +287,9 @@ func (c *Client) extend(now sim.LocalTime, out *sim.Outputs) {
 func (c *Client) finishExtend(now sim.LocalTime, out *sim.Outputs) {
 	c.extending = false
 	t2 := c.clock(now)
-	n := 0
-	for _, e := range c.extended {
-		if e {
-			n++
-		}
-	}
+	n := c.ext.Yes()
 	validity := c.ttl - (t2 - c.extT1) - Drift(c.ttl, c.cfg.DriftFactor, c.cfg.DriftConst)
-	if n < c.Quorum() || validity <= 0 || !c.belief.Holds() || t2 >= c.validEnd {
+	if !c.ext.Majority() || validity <= 0 || !c.belief.Holds() || t2 >= c.validEnd {
 		out.Observe(c.note("%s's extension of %s failed: %d of %d nodes; the lock stays valid only until its old validity ends",
 			c.env.Name, c.lock, n, len(c.cfg.Nodes)))
 		return
@@ -381,9 +325,8 @@ func (c *Client) release(out *sim.Outputs) {
 		return
 	}
 	if c.st == acquiring {
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.tries.GiveUp(out)
 		out.CancelTimer(timerNode)
-		out.CancelTimer(timerRetry)
 	}
 	if c.belief.Holds() {
 		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: Service, Client: c.env.ID, By: c.env.ID,
@@ -432,10 +375,8 @@ func (c *Client) Describe() string {
 	}
 	if c.st == acquiring {
 		var got []string
-		for i, g := range c.got {
-			if g {
-				got = append(got, c.env.Names[c.cfg.Nodes[i]])
-			}
+		for _, p := range c.round.YesVoters() {
+			got = append(got, c.env.Names[p])
 		}
 		s += " set on: " + strings.Join(got, ",")
 	}

@@ -70,7 +70,7 @@ func TestValidityIsTTLMinusElapsedMinusDrift(t *testing.T) {
 
 func TestAMinorityFailsAndUnlocksEveryNode(t *testing.T) {
 	cfg := redlock.DefaultConfig()
-	cfg.MaxAttempts = 1
+	cfg.Retry.Attempts = 1
 	w := newWorld(cfg, sim.Clock{}, 1)
 	w.w.Schedule(0, sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{w.clients[0]}, B: w.nodes[2:]})
 	w.cmd(0, 0, redis.CmdAcquire)

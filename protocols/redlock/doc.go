@@ -13,5 +13,5 @@
 // window T1 + TTL - drift, for the checker's grant-exclusive and quorum-backed.
 //
 // Invariants: a pure state machine (see package sim).
-// May import: sim, protocols/redis (its commands).
+// May import: sim, protocols/redis (its commands), protocols/lockkit (the lock-client kit).
 package redlock

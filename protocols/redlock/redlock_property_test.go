@@ -99,7 +99,7 @@ func run(s schedule, persistence redis.Persistence) check.Report {
 			redis.NewNode(redis.NodeConfig{Persistence: persistence})))
 	}
 	cfg := redlock.DefaultConfig()
-	cfg.Nodes, cfg.Multiplex, cfg.TTL, cfg.MaxAttempts = ids, s.multiplex, s.ttl, 5
+	cfg.Nodes, cfg.Multiplex, cfg.TTL, cfg.Retry.Attempts = ids, s.multiplex, s.ttl, 5
 	var clients []sim.ProcID
 	for i := range s.clients {
 		clients = append(clients, w.AddProcess(client(i), "client", sim.Clock{DriftPPM: s.drift[5+i]}, redlock.New(cfg)))

@@ -52,7 +52,7 @@ func runRenewStory(s renewStory) check.Report {
 		nodes = append(nodes, w.AddProcess(n, "redis", sim.Clock{}, redis.NewNode(redis.NodeConfig{})))
 	}
 	cfg := redlock.DefaultConfig()
-	cfg.Nodes, cfg.TTL, cfg.Retry = nodes, s.ttl, 300*time.Millisecond
+	cfg.Nodes, cfg.TTL, cfg.Retry.Max = nodes, s.ttl, 300*time.Millisecond
 	c1 := w.AddProcess("c1", "client", sim.Clock{}, redlock.New(cfg))
 	c2 := w.AddProcess("c2", "client", sim.Clock{}, redlock.New(cfg))
 	w.Network().SetDefault(sim.Link{Delay: 500 * time.Microsecond})

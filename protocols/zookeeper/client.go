@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -82,6 +83,8 @@ type Client struct {
 	czxid    int64
 	belief   sim.Belief
 	wantLock string // an acquire that waits for the connection
+	ka       lockkit.Keepalive
+	tries    lockkit.Attempts
 }
 
 // NewClient returns a constructor for a lock-recipe client with cfg.
@@ -89,7 +92,21 @@ func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
 	if cfg.SessionTimeout == 0 {
 		cfg.SessionTimeout = 4 * time.Second
 	}
-	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+	return func(env sim.Env) sim.Process {
+		c := &Client{env: env, cfg: cfg, tries: lockkit.Attempts{Client: env.ID}}
+		c.ka = lockkit.Keepalive{Detect: lockkit.Silence, Heartbeat: timerPing, Deadline: timerRead}
+		c.timeout(cfg.SessionTimeout)
+		return c
+	}
+}
+
+// timeout paces the session by its timeout: ZooKeeper's client calls its
+// connection lost when nothing has come from its server for 2/3 of the timeout
+// (its read timeout), and pings after 1/3, so that a live server always answers
+// in time (ClientCnxn).
+func (c *Client) timeout(session time.Duration) {
+	c.cfg.SessionTimeout = session
+	c.ka.Period, c.ka.Timeout = session/3, session*2/3
 }
 
 func (c *Client) srv() sim.ProcID { return c.cfg.Servers[c.server%len(c.cfg.Servers)] }
@@ -117,7 +134,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.connect(now, out)
 		case timerRead:
 			c.connectionLost(now, fmt.Sprintf("no answer from %s for %s, 2/3 of the session timeout",
-				c.env.Names[c.srv()], sim.FormatDuration(c.readTimeout())), out)
+				c.env.Names[c.srv()], sim.FormatDuration(c.ka.Timeout)), out)
 		case timerHold:
 			if c.state == lockHolding {
 				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
@@ -127,7 +144,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		c.command(now, in.Msg, out)
 	case sim.InMessage:
 		if in.From == c.srv() && c.conn != disconnected {
-			out.SetTimer(timerRead, c.readTimeout()) // it heard from its server
+			c.ka.Heard(out)
 		}
 		if slices.Contains(c.cfg.Servers, in.From) {
 			c.reply(now, in.Msg, out)
@@ -140,22 +157,15 @@ func (c *Client) connect(now sim.LocalTime, out *sim.Outputs) {
 	c.reqID++
 	out.Send(c.srv(), sim.Message{Op: OpConnect, ID: c.reqID}.WithN(c.session).WithM(int64(c.cfg.SessionTimeout/time.Millisecond)))
 	c.pending = OpConnect
-	out.SetTimer(timerRead, c.readTimeout())
-	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
+	c.ka.Start(out)
 }
-
-// readTimeout is how long the client waits to hear anything from its server
-// before it calls the connection lost: ZooKeeper's client uses 2/3 of the
-// session timeout, and pings when it has sent nothing for 1/3 of it, so a live
-// server always answers in time (ClientCnxn's readTimeout).
-func (c *Client) readTimeout() time.Duration { return c.cfg.SessionTimeout * 2 / 3 }
 
 // ping keeps the session alive.
 func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
-	out.SetTimer(timerPing, c.cfg.SessionTimeout/3)
+	c.ka.Beat(now, out) // the read timeout judges the silence
 	if c.conn == connected {
 		// ID 0: a ping's answer must not displace the awaited request's.
-		out.Send(c.srv(), sim.Message{Op: OpPing}.WithN(c.session).InBackground())
+		c.ka.Send(now, out, c.srv(), sim.Message{Op: OpPing}.WithN(c.session))
 		c.resendDelete(out)
 	}
 }
@@ -165,7 +175,7 @@ func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs)
 		c.state = lockChecking // the create may have happened: look for our node
 	}
 	c.conn = disconnected
-	out.CancelTimer(timerRead)
+	c.ka.Lost(out)
 	c.server++
 	out.Observe(sim.Note(c.env.ID, "%s lost its connection (%s); it reconnects to %s", c.env.Name, why, c.env.Names[c.srv()]))
 	out.SetTimer(timerReconnect, 100*time.Millisecond)
@@ -179,7 +189,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		c.lock = m.Key
-		out.Observe(sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.tries.Begin(out, c.lock, "")
 		if c.conn != connected {
 			c.wantLock = m.Key
 			return
@@ -195,7 +205,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		if c.state != lockHolding {
-			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+			c.tries.GiveUp(out)
 		}
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
 		if c.node != "" {
@@ -269,9 +279,8 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		if granted := time.Duration(m.M) * time.Millisecond; granted > 0 && granted != c.cfg.SessionTimeout {
 			// The timeout the server granted: ZooKeeper's client pings and
 			// gives up on its server by it from now on.
-			c.cfg.SessionTimeout = granted
-			out.SetTimer(timerRead, c.readTimeout())
-			out.SetTimer(timerPing, granted/3)
+			c.timeout(granted)
+			c.ka.Start(out)
 		}
 		c.resendDelete(out)
 		if c.wantLock != "" {
@@ -363,7 +372,7 @@ func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
 	out.Observe(sim.Note(c.env.ID, "%s learns that its session 0x%x has expired", c.env.Name, c.session))
 	c.belief.End(out, c.env.ID, "session expired")
 	if c.state != lockIdle && c.state != lockHolding {
-		out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+		c.tries.GiveUp(out)
 	}
 	// The session's ephemeral nodes died with it: a delete still being resent
 	// would now go out under the new session, and could remove a node of the

@@ -21,5 +21,5 @@
 // so the checker can judge the service; clients report their beliefs.
 //
 // Invariants: pure state machines (see package sim); maps are visited sorted.
-// May import: sim.
+// May import: sim, protocols/lockkit (the lock-client kit).
 package zookeeper

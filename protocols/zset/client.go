@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 )
@@ -40,10 +41,11 @@ type Config struct {
 	Mode   Mode
 	// Key is the sorted set; by default "locks" for a mutex, "jobs" otherwise.
 	Key string
-	// Retry is the wait before trying again after CH = 0 (mutex, state); 0: give
-	// up. A time-bucket worker never retries: its bucket is taken.
-	Retry       time.Duration
-	MaxAttempts int // 0: unlimited
+	// Retry is the policy after CH = 0 (mutex, state); the scenario language's
+	// retry=R waits exactly R, and retry=0 is the zero policy, which never
+	// retries. A time-bucket worker never retries, whatever this says: its
+	// bucket is taken.
+	Retry lockkit.Retry
 	// Period is a time bucket's length (bucket).
 	Period time.Duration
 	// Hold is how long the client holds the lock or runs the job before it lets
@@ -79,9 +81,11 @@ const (
 	phaseInspecting       // state: ZSCORE of the job's state sent
 	phaseStarted          // state: ZSCORE of the job's claim time sent
 	phaseReaping          // state: ZADD XX CH -1 sent
+	phaseWaiting          // an attempt failed: waiting to try again
 )
 
-var phaseNames = [...]string{"idle", "creating", "claiming", "holding", "inspecting", "reading the claim time", "reaping"}
+var phaseNames = [...]string{"idle", "creating", "claiming", "holding", "inspecting", "reading the claim time", "reaping",
+	"trying to acquire"}
 
 const (
 	timerRetry sim.TimerID = iota + 1
@@ -97,7 +101,7 @@ type Client struct {
 	lock     string // the member: the lock's or the job's name
 	value    string // this acquisition's name ("c1#2"), for the belief
 	acquired int
-	attempts int
+	tries    lockkit.Attempts
 	reqID    uint64
 	pending  bool
 	belief   sim.Belief
@@ -115,10 +119,19 @@ func New(cfg Config) func(sim.Env) sim.Process {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Second
 	}
-	if cfg.Mode == ModeBucket && cfg.Period <= 0 {
-		panic("zset: a time-bucket client needs a period")
+	tries := lockkit.Attempts{Retry: cfg.Retry, Timer: timerRetry}
+	if cfg.Mode == ModeBucket {
+		if cfg.Period <= 0 {
+			panic("zset: a time-bucket client needs a period")
+		}
+		// a claim of the period its clock is in (every-period), made once
+		tries.Retry, tries.Period = lockkit.Retry{}, cfg.Period
 	}
-	return func(env sim.Env) sim.Process { return &Client{env: env, cfg: cfg} }
+	return func(env sim.Env) sim.Process {
+		c := &Client{env: env, cfg: cfg, tries: tries}
+		c.tries.Client, c.tries.Rand = env.ID, env.Rand
+		return c
+	}
 }
 
 // Step handles one input.
@@ -129,7 +142,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InTimer:
 		switch in.Timer {
 		case timerRetry:
-			if c.phase == phaseIdle && c.lock != "" && c.attempts > 0 {
+			if c.phase == phaseWaiting {
 				c.try(now, out)
 			}
 		case timerHold:
@@ -152,19 +165,14 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case CmdAcquire:
-		if c.phase != phaseIdle || c.waiting() {
-			out.Observe(sim.Note(c.env.ID, "%s is already %s %s; acquire ignored", c.env.Name, c.busy(), c.lock))
+		if c.phase != phaseIdle {
+			out.Observe(sim.Note(c.env.ID, "%s is already %s %s; acquire ignored", c.env.Name, phaseNames[c.phase], c.lock))
 			return
 		}
 		c.lock = m.Key
 		c.acquired++
-		c.attempts = 0
 		c.value = redis.LockValue(c.env, c.acquired)
-		attempt := sim.Observation{Kind: sim.ObsAttempt, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value}
-		if c.cfg.Mode == ModeBucket {
-			attempt.Window = c.cfg.Period // a claim of the period its clock is in (every-period)
-		}
-		out.Observe(attempt)
+		c.tries.Begin(out, c.lock, c.value)
 		c.try(now, out)
 	case CmdRelease:
 		switch {
@@ -172,12 +180,11 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			out.Observe(sim.Note(c.env.ID, "%s holds nothing called %s; release ignored", c.env.Name, m.Key))
 		case c.phase == phaseHolding:
 			c.letGo(sim.ReasonReleased, out)
-		case c.phase != phaseIdle || c.waiting():
+		case c.phase != phaseIdle:
 			// Told to release while still trying: it stops trying, visibly.
-			out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
-			c.phase, c.pending, c.attempts = phaseIdle, false, 0
+			c.tries.GiveUp(out)
+			c.phase, c.pending = phaseIdle, false
 			out.CancelTimer(timerTimeout)
-			out.CancelTimer(timerRetry)
 		default:
 			out.Observe(sim.Note(c.env.ID, "%s does not hold %s; release ignored", c.env.Name, c.lock))
 		}
@@ -186,19 +193,8 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	}
 }
 
-// waiting reports whether the client is between attempts, waiting to retry.
-func (c *Client) waiting() bool { return c.phase == phaseIdle && c.attempts > 0 }
-
-func (c *Client) busy() string {
-	if c.waiting() {
-		return "trying to acquire"
-	}
-	return phaseNames[c.phase]
-}
-
 // try sends one attempt, as the mode takes the lock.
 func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
-	c.attempts++
 	switch c.cfg.Mode {
 	case ModeMutex:
 		c.create(out)
@@ -269,7 +265,6 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 // becomeHolder: the client believes it holds the lock (runs the job).
 func (c *Client) becomeHolder(out *sim.Outputs) {
 	c.phase = phaseHolding
-	c.attempts = 0
 	c.belief.Start(out, c.env.ID, c.lock, c.value, 0, 0, false)
 	if c.cfg.Hold > 0 {
 		out.SetTimer(timerHold, c.cfg.Hold)
@@ -289,24 +284,18 @@ func (c *Client) letGo(reason string, out *sim.Outputs) {
 	}
 }
 
-// failAttempt reports a failed try; the client retries after Retry, or gives up.
+// failAttempt reports a failed try; the client retries by its policy, or gives up.
 func (c *Client) failAttempt(why string, out *sim.Outputs) {
-	retry := c.cfg.Mode != ModeBucket && c.cfg.Retry > 0 && (c.cfg.MaxAttempts == 0 || c.attempts < c.cfg.MaxAttempts)
 	c.phase = phaseIdle
-	if !retry {
-		c.giveUp(why, out)
-		return
+	if c.tries.Fail(out, why) {
+		c.phase = phaseWaiting
 	}
-	out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Reason: why + ", " + sim.ReasonRetry})
-	out.SetTimer(timerRetry, c.cfg.Retry)
 }
 
+// giveUp reports a failed try after which there is nothing to try again.
 func (c *Client) giveUp(why string, out *sim.Outputs) {
-	c.phase, c.attempts = phaseIdle, 0
-	out.Observe(sim.Observation{Kind: sim.ObsAttemptFailed, Client: c.env.ID, By: sim.NoProc, Lock: c.lock,
-		Reason: why + ", " + sim.ReasonNoRetry})
-	out.Observe(sim.Observation{Kind: sim.ObsGiveUp, Client: c.env.ID, By: sim.NoProc, Lock: c.lock})
+	c.phase = phaseIdle
+	c.tries.FailFinally(out, why)
 }
 
 // TimerName names the client's timers for the log.
@@ -324,7 +313,7 @@ func (c *Client) TimerName(id sim.TimerID) string {
 
 // Describe is the client's state.
 func (c *Client) Describe() string {
-	s := fmt.Sprintf("%s on %s: %s", c.cfg.Mode, c.cfg.Key, c.busy())
+	s := fmt.Sprintf("%s on %s: %s", c.cfg.Mode, c.cfg.Key, phaseNames[c.phase])
 	if c.lock != "" {
 		s += " " + c.lock
 	}

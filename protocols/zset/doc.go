@@ -23,6 +23,6 @@
 // node reports the mutex's grants (see redis.Node).
 //
 // Invariants: pure state machines (see package sim).
-// May import: sim, and protocols/redis (the clients talk to its node and reuse its
-// command names and lock values).
+// May import: sim, protocols/redis (the clients talk to its node and reuse its
+// command names and lock values), and protocols/lockkit (the lock-client kit).
 package zset

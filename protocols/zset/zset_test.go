@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/zset"
 	"github.com/locksim/locksim/sim"
@@ -45,6 +46,11 @@ func run(t *testing.T, clocks []sim.Clock, cfgs []zset.Config, cmds ...cmd) *sim
 		w.Schedule(sim.Time(c.at), a)
 	}
 	return w.Run()
+}
+
+// every is the scenario language's retry=d attempts=n.
+func every(d time.Duration, n int) lockkit.Retry {
+	return lockkit.Retry{Backoff: lockkit.Fixed, Delay: d, Attempts: n}
 }
 
 func acquire(at time.Duration, p sim.ProcID) cmd { return cmd{at: at, proc: p, op: zset.CmdAcquire} }
@@ -100,7 +106,7 @@ func TestMutexOnlyOneClientSeesCH1(t *testing.T) {
 
 // A released mutex is taken by the next client's retry.
 func TestMutexReleaseLetsTheNextClientIn(t *testing.T) {
-	tr := run(t, nil, []zset.Config{{Mode: zset.ModeMutex}, {Mode: zset.ModeMutex, Retry: 100 * time.Millisecond}},
+	tr := run(t, nil, []zset.Config{{Mode: zset.ModeMutex}, {Mode: zset.ModeMutex, Retry: every(100*time.Millisecond, 0)}},
 		acquire(0, 1), acquire(time.Millisecond, 2), cmd{at: time.Second, proc: 1, op: zset.CmdRelease})
 	starts, overlap := believers(tr)
 	if len(starts) != 2 || starts[1] != "b" || overlap != 1 {
@@ -131,7 +137,7 @@ func TestBucketOneRunPerBucket(t *testing.T) {
 // The state lock without a reaper: a crashed worker's job stays in progress, and
 // nobody ever runs it again.
 func TestStateWithoutReaperACrashedJobIsStuck(t *testing.T) {
-	cfg := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: time.Second, MaxAttempts: 5}
+	cfg := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: every(time.Second, 5)}
 	tr := run(t, nil, []zset.Config{cfg, cfg}, acquire(0, 1), crash(time.Second, 1), acquire(2*time.Second, 2))
 	if starts, _ := believers(tr); len(starts) != 1 || starts[0] != "a" {
 		t.Fatalf("runs by %v, want only the crashed worker a", starts)
@@ -141,7 +147,7 @@ func TestStateWithoutReaperACrashedJobIsStuck(t *testing.T) {
 // What the reaper fixes: a job in progress past reap-after is reset, and the
 // second worker runs it after the first crashed.
 func TestStateReaperRetriesACrashedWorkersJob(t *testing.T) {
-	cfg := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: time.Second, ReapAfter: 30 * time.Second}
+	cfg := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: every(time.Second, 0), ReapAfter: 30 * time.Second}
 	tr := run(t, nil, []zset.Config{cfg, cfg}, acquire(0, 1), crash(time.Second, 1), acquire(2*time.Second, 2))
 	starts, overlap := believers(tr)
 	if len(starts) != 2 || starts[1] != "b" || overlap != 1 {
@@ -159,7 +165,7 @@ func TestStateReaperRetriesACrashedWorkersJob(t *testing.T) {
 // too: two at once.
 func TestStateReaperCannotTellASlowWorkerFromADeadOne(t *testing.T) {
 	slow := zset.Config{Mode: zset.ModeState, Hold: time.Minute}
-	cfg := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: time.Second, ReapAfter: 30 * time.Second}
+	cfg := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: every(time.Second, 0), ReapAfter: 30 * time.Second}
 	tr := run(t, nil, []zset.Config{slow, cfg}, acquire(0, 1), acquire(2*time.Second, 2))
 	if starts, overlap := believers(tr); len(starts) != 2 || overlap != 2 {
 		t.Fatalf("runs by %v (at most %d at once), want a and b running the job together", starts, overlap)

@@ -6,9 +6,11 @@
 //
 // Everything is drawn from the layout's rows (tui/layout): the same columns,
 // cells and spans the text timeline and the terminal UI show, so the formats
-// never disagree with each other. Nothing here re-simulates. The SVG and the
-// HTML share one drawing; the HTML cuts it into chunks of rows and shows only
-// the chunks in view, so a run of a hundred thousand events opens at once.
+// never disagree with each other; two runs side by side are lined up by the
+// layout's own Compare, as the terminal UI's compare lines them up, and a quiet
+// view is the layout's Filter. Nothing here re-simulates. The SVG and the HTML
+// share one drawing; the HTML cuts it into chunks of rows and shows only the
+// chunks in view, so a run of a hundred thousand events opens at once.
 //
 // May import: sim, sim/check, tui/layout, scenarios.
 package export

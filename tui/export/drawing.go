@@ -19,151 +19,329 @@ type Options struct {
 	Full bool
 	// ByRow spaces the rows evenly (SVG, HTML) instead of by true time.
 	ByRow bool
+	// Quiet folds background traffic (heartbeats, pings, keepalives, as the
+	// protocols declare it) into a faint tick, as the terminal UI's quiet view
+	// does (SVG, Mermaid). The HTML has both views and starts in the quiet one.
+	Quiet bool
 }
 
 // The drawing's measures, in SVG user units (pixels at 1:1). An 8-process run is
 // about 1600 wide, so drawn 1920 pixels wide on a projector its smallest text is
-// over 14 pixels.
+// over 14 pixels; two 7-process runs side by side are about 2000 wide.
 const (
-	fontSize  = 15  // labels, sentences
-	smallFont = 14  // times, roles, legend
-	charW     = 9.0 // the advance of a monospace character at fontSize (0.6 em)
-	rowGap    = 26  // the least distance between two rows
-	lineH     = 19  // a wrapped sentence's line
-	colW      = 190 // one process
-	gutter    = 110 // true time, left of the first process
-	margin    = 24
-	minText   = 760 // the least width for sentences (violations, the legend)
-	chunkRows = 64  // rows per chunk of the HTML viewer
+	fontSize    = 15  // labels, sentences
+	smallFont   = 14  // times, roles, legend
+	charW       = 9.0 // the advance of a monospace character at fontSize (0.6 em)
+	rowGap      = 26  // the least distance between two rows
+	lineH       = 19  // a wrapped sentence's line
+	colW        = 190 // one process
+	compareColW = 124 // one process of a comparison, where two runs share the width (two 7-process runs: 1906)
+	gutter      = 110 // true time, left of the first process
+	laneGap     = 36  // between the two runs of a comparison: where ≠ marks a difference
+	margin      = 24
+	minText     = 760 // the least width for sentences (violations, the legend)
+	chunkRows   = 64  // rows per chunk of the HTML viewer
 )
 
-// item is one drawn row, top to bottom: a timeline row, or the band that says
-// how many rows a long run left out.
-type item struct {
-	row     int // the timeline row; -1 for the cut band
-	skipped int // the cut band: how many rows it stands for
+// A drawing is one run's timeline, or two runs lined up on one true-time axis
+// (layout.Compare), side by side. Each run is a lane; the rows of all lanes
+// share lines, so that a line is one moment across the drawing.
+
+// line is one row of the drawing across its lanes, or the band that says how
+// many were left out of a long run.
+type line struct {
+	at      sim.Time // true time; -1 for the cut band
+	skipped int      // the cut band: how many lines it stands for
+	differs bool     // a comparison's line that only one run has
 	top, h  float64
-	lines   []string // a violation row's sentence, wrapped
 }
 
-// anchor is the height at which the row's marks and arrows sit.
-func (it *item) anchor() float64 { return it.top + rowGap/2 }
+// anchor is the height at which the line's marks and arrows sit.
+func (l *line) anchor() float64 { return l.top + rowGap/2 }
 
-// arrow is a message from its send to its delivery or drop.
+// item is what one lane shows on one line.
+type item struct {
+	row   int           // the lane's own row on this line, or -1
+	spans []layout.Cell // without a row of its own: the marks that run on across (bars, pauses, downtime)
+	said  []string      // a violation's sentence or a note's text, wrapped
+	note  bool          // said is a note's text
+}
+
+// arrow is a message from its send to its delivery or drop, in lines.
 type arrow struct {
-	from, to int // items; from is -1 when the send was cut away (it starts at the cut band)
-	cut      int // the cut band's item, for a send cut away
+	from, to int // lines; from is -1 when the send was cut away (it starts at the cut band)
+	cut      int // the cut band's line, for a send cut away
 	c0, c1   int // columns
 	label    string
 	dropped  bool
 }
 
-// bar is a span down one column over items [from, to].
+// bar is a span down one column over lines [from, to].
 type bar struct {
 	from, to int
 	span     layout.Span
 }
 
-// drawing is the geometry of one run's timeline, computed once and written as a
-// standalone SVG or as the HTML viewer's chunks.
-type drawing struct {
+// lane is one run's part of a drawing.
+type lane struct {
 	res    *scenarios.Result
-	tl     *layout.Timeline
-	items  []item
+	tl     *layout.Timeline // its layout, or a quiet view of it
+	name   string           // "A" or "B" in a comparison; "" alone
+	items  []item           // one per line
 	arrows []arrow
 	bars   [][]bar // per column
-	used   map[layout.CellKind]bool
-	width  float64 // the whole image
-	height float64 // the body (rows)
+	left   float64 // where its first column starts
+	colW   float64
+	width  float64
 }
 
-func newDrawing(res *scenarios.Result, opt Options) *drawing {
+// x is column c's lifeline.
+func (ln *lane) x(c int) float64 { return ln.left + float64(c)*ln.colW + ln.colW/2 - 40 }
+
+// drawing is the geometry of a timeline, computed once and written as a
+// standalone SVG or as the HTML viewer's chunks.
+type drawing struct {
+	lanes  []*lane
+	lines  []line
+	cmp    *layout.Comparison // two runs lined up; nil for one
+	used   map[layout.CellKind]bool
+	folded bool    // a quiet view folded background traffic into a row
+	width  float64 // the whole image
+	height float64 // the body (lines)
+	// narrated marks the rows where a narration starts, as the terminal UI does
+	// (the HTML viewer, which shows the narration beside the drawing).
+	narrated bool
+}
+
+// timeline lays out a run, in its quiet view when asked.
+func timeline(res *scenarios.Result, quiet bool) *layout.Timeline {
 	tl := layout.New(res.Trace, &res.Report)
-	n := len(tl.Columns())
-	d := &drawing{res: res, tl: tl, bars: make([][]bar, n), used: map[layout.CellKind]bool{}}
-	d.width = gutter + max(float64(n*colW), minText) + margin
-	textChars := int((d.width - gutter - margin - 16) / float64(charW))
-	for _, it := range shownRows(tl, opt.Full) {
-		it.h = rowGap
-		if it.row < 0 {
-			it.h = rowGap * 1.5
-		} else {
-			if tl.RowEvent(it.row) < 0 {
-				it.lines = wrap("◆ "+strings.TrimPrefix(tl.Row(it.row).Text, "VIOLATION "), textChars)
-				it.h = rowGap + float64(len(it.lines))*lineH + 4
-			}
-		}
-		d.items = append(d.items, it)
+	if quiet {
+		tl = tl.Filter(layout.Filter{Quiet: true})
 	}
-	d.place(opt.ByRow)
-	d.collect()
+	return tl
+}
+
+// newDrawing draws one run.
+func newDrawing(res *scenarios.Result, opt Options) *drawing {
+	return drawRun(res, timeline(res, opt.Quiet), opt)
+}
+
+func drawRun(res *scenarios.Result, tl *layout.Timeline, opt Options) *drawing {
+	d := &drawing{}
+	ln := d.addLane(res, tl, "", colW)
+	for _, s := range shown(tl.Len(), opt.Full, func(r int) bool { return tl.RowEvent(r) < 0 }) {
+		if s.skipped > 0 {
+			d.lines = append(d.lines, line{at: -1, skipped: s.skipped})
+			ln.items = append(ln.items, item{row: -1, spans: tl.Row(s.i).Cells})
+			continue
+		}
+		d.lines = append(d.lines, line{at: tl.RowTime(s.i)})
+		ln.items = append(ln.items, ln.item(s.i))
+	}
+	d.finish(opt.ByRow)
 	return d
 }
 
-// shownRows lists the rows an export draws, top to bottom: every row, or, for a
-// long run without full, the rows `locksim run` shows (the first CutHead and last
-// CutTail, and every violation row between), with a cut item where rows are left
-// out.
-func shownRows(tl *layout.Timeline, full bool) []item {
-	head, tail := scenarios.CutHead, scenarios.CutTail
-	if full {
-		head = 0
+// compare lines two runs up as the terminal UI's compare does, in their quiet
+// views when asked.
+func compare(a, b *scenarios.Result, quiet bool) *layout.Comparison {
+	return layout.Compare(timeline(a, quiet), timeline(b, quiet))
+}
+
+// newCompareDrawing draws two runs side by side on one true-time axis.
+func newCompareDrawing(a, b *scenarios.Result, opt Options) *drawing {
+	return drawCompare(a, b, compare(a, b, opt.Quiet), opt)
+}
+
+// drawCompare draws a comparison: a line per line of it; a long one keeps its
+// first and last lines, its violations and its differences (compareKeep).
+func drawCompare(a, b *scenarios.Result, c *layout.Comparison, opt Options) *drawing {
+	d := &drawing{cmp: c}
+	d.addLane(a, c.A, "A", compareColW)
+	d.addLane(b, c.B, "B", compareColW)
+	for _, s := range shown(c.Len(), opt.Full, compareKeep(c)) {
+		if s.skipped > 0 {
+			d.lines = append(d.lines, line{at: -1, skipped: s.skipped})
+		} else {
+			d.lines = append(d.lines, line{at: c.Time(s.i), differs: c.Differs(s.i)})
+		}
+		ra, rb := c.Own(s.i)
+		for k, r := range []int{ra, rb} {
+			ln := d.lanes[k]
+			if s.skipped == 0 && r >= 0 {
+				ln.items = append(ln.items, ln.item(r))
+			} else {
+				ln.items = append(ln.items, item{row: -1, spans: c.Cells(k == 1, s.i)})
+			}
+		}
 	}
-	var out []item
-	skipped := 0
-	for r := 0; r < tl.Len(); r++ {
-		if head > 0 && tl.Len() > head+tail && r >= head && r < tl.Len()-tail && tl.RowEvent(r) >= 0 {
+	d.finish(opt.ByRow)
+	return d
+}
+
+// compareKeep says which lines in the middle of a long comparison stay when it
+// is cut: every violation, and the differences up to CutHead of them (two runs
+// that part for good, Paxos's dueling proposers with and without backoff,
+// differ on nearly every line after the first difference).
+func compareKeep(c *layout.Comparison) func(int) bool {
+	diffs := scenarios.CutHead
+	return func(i int) bool {
+		ra, rb := c.Own(i)
+		if ra >= 0 && c.A.RowEvent(ra) < 0 || rb >= 0 && c.B.RowEvent(rb) < 0 {
+			return true
+		}
+		if c.Differs(i) && diffs > 0 {
+			diffs--
+			return true
+		}
+		return false
+	}
+}
+
+// addLane adds a run's lane right of the others.
+func (d *drawing) addLane(res *scenarios.Result, tl *layout.Timeline, name string, cw float64) *lane {
+	ln := &lane{res: res, tl: tl, name: name, colW: cw, left: gutter}
+	if n := len(d.lanes); n > 0 {
+		ln.left = d.lanes[n-1].left + d.lanes[n-1].width + laneGap
+	}
+	ln.width = float64(len(tl.Columns())) * cw
+	if name == "" {
+		ln.width = max(ln.width, minText)
+	}
+	ln.bars = make([][]bar, len(tl.Columns()))
+	d.lanes = append(d.lanes, ln)
+	d.width = ln.left + ln.width + margin
+	return ln
+}
+
+// item is row r as the lane shows it: a violation's sentence and a note's text
+// are written out under the row.
+func (ln *lane) item(r int) item {
+	it := item{row: r}
+	chars := int((ln.width - 16) / charW)
+	ev := ln.tl.RowEvent(r)
+	if ev < 0 {
+		it.said = wrap("◆ "+strings.TrimPrefix(ln.tl.Row(r).Text, "VIOLATION "), chars)
+	} else if t := ln.res.Trace; t.Event(ev).Kind == sim.EvNote {
+		if text := scenarios.NoteText(t, t.Event(ev)); text != "" {
+			it.said, it.note = wrap(layout.CellNote.Glyph()+" "+text, chars), true
+		}
+	}
+	return it
+}
+
+// shownLine is a line shown (i), or a cut band standing for the skipped lines
+// from i on.
+type shownLine struct{ i, skipped int }
+
+// shown lists the lines of n an export draws, top to bottom: every line, or,
+// for a long run without full, those `locksim run` shows: the first CutHead and
+// last CutTail, and those between that keep says must stay, with a cut band
+// where lines are left out.
+func shown(n int, full bool, keep func(int) bool) []shownLine {
+	head, tail := scenarios.CutHead, scenarios.CutTail
+	cut := !full && n > head+tail
+	var out []shownLine
+	first, skipped := 0, 0
+	for i := range n {
+		if cut && i >= head && i < n-tail && !keep(i) {
+			if skipped == 0 {
+				first = i
+			}
 			skipped++
 			continue
 		}
 		if skipped > 0 {
-			out = append(out, item{row: -1, skipped: skipped})
+			out = append(out, shownLine{first, skipped})
 			skipped = 0
 		}
-		out = append(out, item{row: r})
+		out = append(out, shownLine{i, 0})
 	}
 	return out
 }
 
-// place sets each item's top: rows follow each other at least rowGap apart, and
+// finish gives each line its height (the tallest of its lanes' items), places
+// the lines, and finds each lane's arrows, spans and marks.
+func (d *drawing) finish(byRow bool) {
+	d.used = map[layout.CellKind]bool{}
+	for i := range d.lines {
+		l := &d.lines[i]
+		l.h = rowGap
+		if l.at < 0 {
+			l.h = rowGap * 1.5
+		}
+		for _, ln := range d.lanes {
+			if said := ln.items[i].said; said != nil {
+				l.h = max(l.h, rowGap+float64(len(said))*lineH+4)
+			}
+		}
+	}
+	d.place(byRow)
+	for _, ln := range d.lanes {
+		d.collect(ln)
+	}
+}
+
+// place sets each line's top: lines follow each other at least rowGap apart, and
 // by true time also as far apart as the time between them, at a scale that gives
-// time about half the height the rows take.
+// time about half the height the lines take.
 func (d *drawing) place(byRow bool) {
+	end := sim.Time(0)
+	for _, ln := range d.lanes {
+		end = max(end, ln.res.Trace.End)
+	}
 	perSec := 0.0
-	if end := d.res.Trace.End; !byRow && end > 0 {
-		perSec = min(float64(len(d.items))*rowGap*0.5/(float64(end)/1e9), 400)
+	if !byRow && end > 0 {
+		perSec = min(float64(len(d.lines))*rowGap*0.5/(float64(end)/1e9), 400)
 	}
 	y := 8.0
 	last := sim.Time(-1)
-	for i := range d.items {
-		it := &d.items[i]
-		if it.row >= 0 {
-			at := d.tl.RowTime(it.row)
+	for i := range d.lines {
+		l := &d.lines[i]
+		if l.at >= 0 {
 			if last >= 0 && perSec > 0 {
-				y += perSec * float64(at-last) / 1e9
+				y += perSec * float64(l.at-last) / 1e9
 			}
-			last = at
+			last = l.at
 		} else {
 			last = -1 // time across the cut is not drawn
 		}
-		it.top = y
-		y += it.h
+		l.top = y
+		y += l.h
 	}
 	d.height = y + 8
 }
 
-// collect finds the arrows, the spans and the kinds of mark drawn.
-func (d *drawing) collect() {
-	t := d.res.Trace
-	sends := map[uint64]int{} // a message's id -> the item of its send, or -1 when cut away
+// cells is what lane ln shows on line i.
+func (ln *lane) cells(i int) []layout.Cell {
+	if it := &ln.items[i]; it.row >= 0 {
+		return ln.tl.Row(it.row).Cells
+	}
+	return ln.items[i].spans
+}
+
+// collect finds a lane's arrows, its spans and the kinds of mark drawn.
+func (d *drawing) collect(ln *lane) {
+	t := ln.res.Trace
+	sends := map[uint64]int{} // a message's id -> the line of its send
 	lastCut := -1
-	n := len(d.tl.Columns())
+	n := len(ln.tl.Columns())
 	open := make([]map[layout.Span]int, n)
 	for c := range open {
 		open[c] = map[layout.Span]int{}
 	}
 	spans := []layout.Span{layout.SpanBelief, layout.SpanPaused, layout.SpanDown}
-	track := func(i int, cells []layout.Cell) {
+	for i := range d.lines {
+		if d.lines[i].at < 0 {
+			lastCut = i
+		}
+		row := layout.Row{Event: -1}
+		cells := ln.items[i].spans
+		if r := ln.items[i].row; r >= 0 {
+			row = ln.tl.Row(r)
+			cells = row.Cells
+		}
 		for c, cell := range cells {
 			for _, s := range spans {
 				from, on := open[c][s]
@@ -171,26 +349,14 @@ func (d *drawing) collect() {
 				case cell.Spans&s != 0 && !on:
 					open[c][s] = i
 				case cell.Spans&s == 0 && on:
-					d.bars[c] = append(d.bars[c], bar{from, i - 1, s})
+					ln.bars[c] = append(ln.bars[c], bar{from, i - 1, s})
 					delete(open[c], s)
 				}
 			}
-		}
-	}
-	for i := range d.items {
-		it := &d.items[i]
-		if it.row < 0 {
-			lastCut = i
-			// The band carries on the spans of the rows it stands for.
-			track(i, d.tl.Row(d.items[i-1].row+1).Cells)
-			continue
-		}
-		row := d.tl.Row(it.row)
-		track(i, row.Cells)
-		for _, c := range row.Cells {
-			if drawnCell(c.Kind) {
-				d.used[c.Kind] = true
+			if drawnCell(cell.Kind) {
+				d.used[cell.Kind] = true
 			}
+			d.folded = d.folded || cell.Spans&layout.SpanFolded != 0
 		}
 		if row.Kind != layout.RowEvent {
 			continue
@@ -201,17 +367,17 @@ func (d *drawing) collect() {
 			sends[e.MsgID] = i
 		case sim.EvDeliver, sim.EvDrop:
 			from, ok := sends[e.MsgID]
-			if !ok { // sent in the rows cut away
+			if !ok { // sent in the lines cut away (or folded by quiet)
 				from = -1
 			}
-			d.arrows = append(d.arrows, arrow{from: from, to: i, cut: lastCut, c0: int(e.Peer), c1: int(e.Proc),
+			ln.arrows = append(ln.arrows, arrow{from: from, to: i, cut: lastCut, c0: ln.tl.Column(e.Peer), c1: ln.tl.Column(e.Proc),
 				label: t.Msg(e).Op, dropped: e.Kind == sim.EvDrop})
 		}
 	}
 	for c := range open {
 		for _, s := range spans {
 			if from, on := open[c][s]; on {
-				d.bars[c] = append(d.bars[c], bar{from, len(d.items) - 1, s})
+				ln.bars[c] = append(ln.bars[c], bar{from, len(d.lines) - 1, s})
 			}
 		}
 	}
@@ -228,101 +394,126 @@ func drawnCell(k layout.CellKind) bool {
 	return true
 }
 
-// x is column c's lifeline.
-func (d *drawing) x(c int) float64 { return gutter + float64(c)*colW + colW/2 - 40 }
+// chunks groups the lines in chunks of chunkRows.
+func (d *drawing) chunks() int { return (len(d.lines) + chunkRows - 1) / chunkRows }
 
-// chunks groups the items in chunks of chunkRows.
-func (d *drawing) chunks() int { return (len(d.items) + chunkRows - 1) / chunkRows }
-
-// chunkIndex lists, per chunk, the arrows and bars written in it: with only, in
-// the chunk where each starts (a standalone SVG writes every chunk once);
-// without, in every chunk it crosses (the viewer shows a few chunks at a time).
+// chunkIndex lists, per chunk, a lane's arrows and bars written in it: with
+// only, in the chunk where each starts (a standalone SVG writes every chunk
+// once); without, in every chunk it crosses (the viewer shows a few chunks at a
+// time).
 type chunkIndex struct {
-	arrows [][]int    // indexes into drawing.arrows
-	bars   [][][2]int // column, index into drawing.bars[column]
+	arrows [][]int    // indexes into lane.arrows
+	bars   [][][2]int // column, index into lane.bars[column]
 }
 
-func (d *drawing) index(only bool) chunkIndex {
+func (d *drawing) index(only bool) []chunkIndex {
 	n := d.chunks()
-	ci := chunkIndex{make([][]int, n), make([][][2]int, n)}
 	chunks := func(from, to int) (int, int) {
 		if only {
 			return from / chunkRows, from / chunkRows
 		}
 		return from / chunkRows, to / chunkRows
 	}
-	for i, a := range d.arrows {
-		from := a.from
-		if from < 0 {
-			from = a.cut
-		}
-		lo, hi := chunks(from, a.to)
-		for k := lo; k <= hi; k++ {
-			ci.arrows[k] = append(ci.arrows[k], i)
-		}
-	}
-	for c, bars := range d.bars {
-		for j, br := range bars {
-			lo, hi := chunks(br.from, br.to)
+	var out []chunkIndex
+	for _, ln := range d.lanes {
+		ci := chunkIndex{make([][]int, n), make([][][2]int, n)}
+		for i, a := range ln.arrows {
+			from := a.from
+			if from < 0 {
+				from = a.cut
+			}
+			if from < 0 { // folded away before any cut: the arrow starts at its head
+				from = a.to
+			}
+			lo, hi := chunks(from, a.to)
 			for k := lo; k <= hi; k++ {
-				ci.bars[k] = append(ci.bars[k], [2]int{c, j})
+				ci.arrows[k] = append(ci.arrows[k], i)
 			}
 		}
+		for c, bars := range ln.bars {
+			for j, br := range bars {
+				lo, hi := chunks(br.from, br.to)
+				for k := lo; k <= hi; k++ {
+					ci.bars[k] = append(ci.bars[k], [2]int{c, j})
+				}
+			}
+		}
+		out = append(out, ci)
 	}
-	return ci
+	return out
 }
 
-// writeChunk writes chunk k's marks: violation bands, then bars, arrows, and
-// the rows' marks and labels, so that marks sit on top. A bar crossing chunks
-// is written in the viewer's chunks as the piece in each, so that chunks shown
-// side by side join up.
-func (d *drawing) writeChunk(b *strings.Builder, k int, ci chunkIndex, only bool) {
-	lo, hi := k*chunkRows, min((k+1)*chunkRows, len(d.items))-1
+// writeChunk writes chunk k's marks: the bands behind violations, notes and
+// differences, then bars, arrows, and the lines' times, marks and labels, so
+// that marks sit on top. A bar crossing chunks is written in the viewer's
+// chunks as the piece in each, so that chunks shown side by side join up.
+func (d *drawing) writeChunk(b *strings.Builder, k int, ci []chunkIndex, only bool) {
+	lo, hi := k*chunkRows, min((k+1)*chunkRows, len(d.lines))-1
 	for i := lo; i <= hi; i++ {
-		if it := &d.items[i]; it.row >= 0 && it.lines != nil {
-			fmt.Fprintf(b, `<rect class="band" x="%d" y="%s" width="%s" height="%s"/>`, gutter-4, num(it.top+2), num(d.width-gutter-margin+8),
-				num(it.h-4))
+		l := &d.lines[i]
+		for _, ln := range d.lanes {
+			it := &ln.items[i]
+			class := ""
+			switch {
+			case it.row < 0:
+			case it.said != nil && it.note:
+				class = "nband"
+			case it.said != nil:
+				class = "band"
+			case l.differs:
+				class = "diff"
+			}
+			if class != "" {
+				fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(ln.left-4), num(l.top+2), num(ln.width+8), num(l.h-4))
+			}
 		}
 	}
 	// Belief bars first; a pause or downtime is a narrower stripe on top, so a
 	// paused client that still believes shows both.
 	for _, beliefs := range []bool{true, false} {
-		for _, cb := range ci.bars[k] {
-			c, br := cb[0], d.bars[cb[0]][cb[1]]
-			if (br.span == layout.SpanBelief) != beliefs {
-				continue
+		for n, ln := range d.lanes {
+			for _, cb := range ci[n].bars[k] {
+				c, br := cb[0], ln.bars[cb[0]][cb[1]]
+				if (br.span == layout.SpanBelief) != beliefs {
+					continue
+				}
+				top, bottom := d.lines[br.from].top, d.lines[br.to].top+d.lines[br.to].h
+				if !only {
+					top, bottom = max(top, d.lines[lo].top), min(bottom, d.lines[hi].top+d.lines[hi].h)
+				}
+				w, class := 10.0, fmt.Sprintf("bar c%d", int(ln.tl.Columns()[c].Proc)%len(barColours))
+				switch br.span {
+				case layout.SpanPaused:
+					w, class = 4, "paused"
+				case layout.SpanDown:
+					w, class = 4, "down"
+				}
+				fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(ln.x(c)-w/2), num(top), num(w), num(bottom-top))
 			}
-			top, bottom := d.items[br.from].top, d.items[br.to].top+d.items[br.to].h
-			if !only {
-				top, bottom = max(top, d.items[lo].top), min(bottom, d.items[hi].top+d.items[hi].h)
-			}
-			w, class := 10.0, fmt.Sprintf("bar c%d", c%len(barColours))
-			switch br.span {
-			case layout.SpanPaused:
-				w, class = 4, "paused"
-			case layout.SpanDown:
-				w, class = 4, "down"
-			}
-			fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(d.x(c)-w/2), num(top), num(w), num(bottom-top))
 		}
 	}
-	for _, a := range ci.arrows[k] {
-		d.writeArrow(b, d.arrows[a])
+	for n, ln := range d.lanes {
+		for _, a := range ci[n].arrows[k] {
+			d.writeArrow(b, ln, ln.arrows[a])
+		}
 	}
 	for i := lo; i <= hi; i++ {
-		d.writeItem(b, i)
+		d.writeLine(b, i)
 	}
 }
 
-func (d *drawing) writeArrow(b *strings.Builder, a arrow) {
+func (d *drawing) writeArrow(b *strings.Builder, ln *lane, a arrow) {
 	// The head arrives just above the receiver's mark, clear of its label.
-	x0, x1 := d.x(a.c0), d.x(a.c1)
-	y1 := d.items[a.to].anchor() - 7
+	x0, x1 := ln.x(a.c0), ln.x(a.c1)
+	y1 := d.lines[a.to].anchor() - 7
 	var y0 float64
-	if a.from >= 0 {
-		y0 = d.items[a.from].anchor()
-	} else {
-		y0 = d.items[a.cut].top + d.items[a.cut].h
+	switch {
+	case a.from >= 0:
+		y0 = d.lines[a.from].anchor()
+	case a.cut >= 0:
+		y0 = d.lines[a.cut].top + d.lines[a.cut].h
+	default: // its send was folded away: a stub into the delivery
+		y0 = d.lines[a.to].top - 4
 	}
 	// Stop short of the lifeline, where the receiver's mark sits.
 	dir := 1.0
@@ -345,54 +536,110 @@ func (d *drawing) writeArrow(b *strings.Builder, a arrow) {
 	if dir < 0 {
 		anchor, lx = "end", x0-4
 	}
-	fmt.Fprintf(b, `<text class="op" x="%s" y="%s" text-anchor="%s">%s</text>`, num(lx), num(y0-5), anchor, esc(cut(a.label, 14)))
+	fmt.Fprintf(b, `<text class="op" x="%s" y="%s" text-anchor="%s">%s</text>`, num(lx), num(y0-5), anchor, esc(cut(a.label, int(ln.colW-50)/10)))
 }
 
-// writeItem writes a row's time, its marks and labels, and a violation's sentence.
-func (d *drawing) writeItem(b *strings.Builder, i int) {
-	it := &d.items[i]
-	if it.row < 0 {
-		mid := it.top + it.h/2
+// writeLine writes line i: its time, the ≠ of a difference, each lane's marks
+// and labels, and the sentences said under it.
+func (d *drawing) writeLine(b *strings.Builder, i int) {
+	l := &d.lines[i]
+	if l.at < 0 {
+		mid := l.top + l.h/2
 		fmt.Fprintf(b, `<line class="cut" x1="%d" y1="%s" x2="%s" y2="%s"/>`, gutter-4, num(mid), num(d.width-margin), num(mid))
-		fmt.Fprintf(b, `<text class="time" x="%s" y="%s" text-anchor="middle">⋯ %d rows left out (--full shows them) ⋯</text>`,
-			num((gutter+d.width-margin)/2), num(mid-4), it.skipped)
+		fmt.Fprintf(b, `<text class="time" x="%s" y="%s" text-anchor="middle">⋯ %d %s left out (--full shows them) ⋯</text>`,
+			num((gutter+d.width-margin)/2), num(mid-4), l.skipped, map[bool]string{false: "rows", true: "lines"}[d.cmp != nil])
 		return
 	}
-	row := d.tl.Row(it.row)
-	y := it.anchor()
-	if i == 0 || d.items[i-1].row < 0 || d.tl.RowTime(d.items[i-1].row) != row.At {
-		fmt.Fprintf(b, `<text class="time" x="%d" y="%s">%s</text>`, gutter-12, num(y+5), row.At)
+	y := l.anchor()
+	if i == 0 || d.lines[i-1].at != l.at {
+		fmt.Fprintf(b, `<text class="time" x="%d" y="%s">%s</text>`, gutter-12, num(y+5), l.at)
 	}
-	room := int(math.Floor((colW - 30) / charW))
-	for c, cell := range row.Cells {
-		if !drawnCell(cell.Kind) {
-			continue
-		}
-		fmt.Fprintf(b, `<text class="mark k%d" x="%s" y="%s">%s</text>`, cell.Kind, num(d.x(c)), num(y+5), esc(glyph(cell.Kind)))
-		if cell.Label != "" && cell.Kind != layout.CellDrop {
-			fmt.Fprintf(b, `<text class="k%d" x="%s" y="%s">%s</text>`, cell.Kind, num(d.x(c)+12), num(y+5), esc(cut(cell.Label, room)))
-		}
+	if l.differs {
+		fmt.Fprintf(b, `<text class="differs" x="%s" y="%s">≠</text>`, num(d.lanes[len(d.lanes)-1].left-laneGap/2), num(y+5))
 	}
-	for j, l := range it.lines {
-		fmt.Fprintf(b, `<text class="said" x="%d" y="%s">%s</text>`, gutter+4, num(it.top+rowGap+float64(j)*lineH+10), esc(l))
+	for _, ln := range d.lanes {
+		it := &ln.items[i]
+		cells := ln.cells(i)
+		if d.narrated && it.row >= 0 {
+			if _, at := ln.tl.Narration(it.row); at == it.row {
+				fmt.Fprintf(b, `<text class="narr" x="%s" y="%s">%s</text>`, num(ln.left-6), num(y+5), layout.CellNote.Glyph())
+			}
+		}
+		room := int(math.Floor((ln.colW - 30) / charW))
+		for c, cell := range cells {
+			if cell.Kind == layout.CellEmpty && cell.Spans&layout.SpanFolded != 0 {
+				fmt.Fprintf(b, `<text class="fold" x="%s" y="%s">∙</text>`, num(ln.x(c)), num(y+5))
+			}
+			if !drawnCell(cell.Kind) {
+				continue
+			}
+			fmt.Fprintf(b, `<text class="mark k%d" x="%s" y="%s">%s</text>`, cell.Kind, num(ln.x(c)), num(y+5), esc(glyph(cell.Kind)))
+			// A lost message's label is on its arrow; a note's text is said under the row.
+			if label := cellLabel(cell, room); label != "" && cell.Kind != layout.CellDrop && !(cell.Kind == layout.CellNote && it.note) {
+				fmt.Fprintf(b, `<text class="k%d" x="%s" y="%s">%s</text>`, cell.Kind, num(ln.x(c)+12), num(y+5), esc(label))
+			}
+		}
+		class := "said"
+		if it.note {
+			class = "nsaid"
+		}
+		for j, s := range it.said {
+			fmt.Fprintf(b, `<text class="%s" x="%s" y="%s">%s</text>`, class, num(ln.left+4), num(l.top+rowGap+float64(j)*lineH+10), esc(s))
+		}
 	}
 }
 
-// writeColumns writes the column headers: name and role over each lifeline.
+// cellLabel is a cell's word in room characters: its label, else its short
+// word, else the label cut (the layout's order, layout.CellText).
+func cellLabel(c layout.Cell, room int) string {
+	if len([]rune(c.Label)) > room && c.Short != "" && len([]rune(c.Short)) <= room {
+		return c.Short
+	}
+	return cut(c.Label, room)
+}
+
+// headHeight is the height of the column headers: a comparison names its runs
+// above them.
+func (d *drawing) headHeight() float64 {
+	if d.cmp != nil {
+		return columnsHeight + 24
+	}
+	return columnsHeight
+}
+
+// writeColumns writes the column headers: each run's name and verdict in a
+// comparison, then the name and role over each lifeline.
 func (d *drawing) writeColumns(b *strings.Builder, y float64) {
-	for c, col := range d.tl.Columns() {
-		fmt.Fprintf(b, `<text class="name" x="%s" y="%s">%s</text>`, num(d.x(c)), num(y+18), esc(col.Name))
-		fmt.Fprintf(b, `<text class="role" x="%s" y="%s">%s</text>`, num(d.x(c)), num(y+36), esc(col.Role))
+	if d.cmp != nil {
+		for _, ln := range d.lanes {
+			r := ln.res
+			fmt.Fprintf(b, `<text class="lane" x="%s" y="%s" fill="%s">%s</text>`, num(ln.left), num(y+16), verdictColour(string(r.Report.Verdict)),
+				esc(cut(ln.name+"  "+r.Scenario.ID+"  "+string(r.Report.Verdict), int(ln.width/charW))))
+		}
+		y += 24
+	}
+	for _, ln := range d.lanes {
+		for c, col := range ln.tl.Columns() {
+			fmt.Fprintf(b, `<text class="name" x="%s" y="%s">%s</text>`, num(ln.x(c)), num(y+18), esc(col.Name))
+			fmt.Fprintf(b, `<text class="role" x="%s" y="%s">%s</text>`, num(ln.x(c)), num(y+36), esc(cut(col.Role, int((ln.colW-8)/(charW*smallFont/fontSize)))))
+		}
 	}
 }
 
-// columnsHeight is the height of the column headers.
+// columnsHeight is the height of the column headers of one run.
 const columnsHeight = 46
 
-// writeLifelines writes each process's line down the body.
+// writeLifelines writes each process's line down the body, and the line
+// between the two runs of a comparison.
 func (d *drawing) writeLifelines(b *strings.Builder) {
-	for c := range d.tl.Columns() {
-		fmt.Fprintf(b, `<line class="life" x1="%s" y1="0" x2="%s" y2="%s"/>`, num(d.x(c)), num(d.x(c)), num(d.height))
+	for n, ln := range d.lanes {
+		if n > 0 {
+			x := ln.left - laneGap/2
+			fmt.Fprintf(b, `<line class="sep" x1="%s" y1="0" x2="%s" y2="%s"/>`, num(x), num(x), num(d.height))
+		}
+		for c := range ln.tl.Columns() {
+			fmt.Fprintf(b, `<line class="life" x1="%s" y1="0" x2="%s" y2="%s"/>`, num(ln.x(c)), num(ln.x(c)), num(d.height))
+		}
 	}
 }
 
@@ -405,9 +652,14 @@ func defs() string {
 	b.WriteString(`<path d="M0,0 L10,5 L0,10 z" fill="` + colourMessage + `"/></marker><style>`)
 	fmt.Fprintf(&b, "text{font-size:%dpx;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}", fontSize)
 	fmt.Fprintf(&b, ".time{font-size:%dpx;fill:%s;text-anchor:end}.op{font-size:%dpx;fill:%s}", smallFont, colourTime, smallFont, colourMessage)
-	fmt.Fprintf(&b, ".mark{font-size:%dpx;text-anchor:middle;font-weight:bold}.said{fill:%s;stroke:%s}", fontSize+2, colourViolation, colourBand)
-	fmt.Fprintf(&b, ".name{font-size:%dpx;font-weight:bold;text-anchor:middle}.role{font-size:%dpx;fill:%s;text-anchor:middle}", fontSize+2, smallFont, colourTime)
-	fmt.Fprintf(&b, ".life{stroke:%s}.cut{stroke:%s;stroke-dasharray:2 6}.band{fill:%s}.paused{fill:%s}.down{fill:%s}", colourLifeline, colourTime, colourBand, colourPaused, colourDown)
+	fmt.Fprintf(&b, ".mark{font-size:%dpx;text-anchor:middle;font-weight:bold}.said{fill:%s;stroke:%s}.nsaid{fill:%s;stroke:%s}",
+		fontSize+2, colourViolation, colourBand, colourNote, colourNoteBand)
+	fmt.Fprintf(&b, ".name{font-size:%dpx;font-weight:bold;text-anchor:middle}.role{font-size:%dpx;fill:%s;text-anchor:middle}.lane{font-size:%dpx;font-weight:bold}",
+		fontSize+2, smallFont, colourTime, fontSize+2)
+	fmt.Fprintf(&b, ".life{stroke:%s}.sep{stroke:%s;stroke-width:2px}.cut{stroke:%s;stroke-dasharray:2 6}.band{fill:%s}.nband{fill:%s}.diff{fill:%s}.paused{fill:%s}.down{fill:%s}",
+		colourLifeline, colourLifeline, colourTime, colourBand, colourNoteBand, colourDiffBand, colourPaused, colourDown)
+	fmt.Fprintf(&b, ".differs{font-size:%dpx;font-weight:bold;text-anchor:middle;fill:%s}.narr{text-anchor:middle;font-weight:bold;fill:%s}.fold{text-anchor:middle;font-weight:bold;fill:%s}",
+		fontSize+2, colourDiffers, colourNote, colourFolded)
 	fmt.Fprintf(&b, ".msg{stroke:%s;stroke-width:1.5px;marker-end:url(#head)}.lost{stroke:%s;stroke-width:1.5px;stroke-dasharray:6 4}", colourMessage, colourViolation)
 	for i, c := range barColours {
 		fmt.Fprintf(&b, ".c%d{fill:%s}", i, c)

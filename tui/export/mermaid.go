@@ -14,64 +14,201 @@ import (
 // WriteMermaid writes the run as a Mermaid sequence diagram: the processes as
 // participants in the timeline's order, each message as an arrow when it is
 // delivered (a lost one ends in a cross), faults and the other marks as notes
-// over their process, a client's belief that it holds the lock as an activation,
-// violations as notes over the processes they name, and the verdict last. A long
-// run is cut where `locksim run` cuts it (Options.Full keeps every row), and a
-// note says so.
+// over their process, the scenario's notes with their text, a client's belief
+// that it holds the lock as an activation, violations as notes over the
+// processes they name, and the verdict last. A long run is cut where `locksim
+// run` cuts it (Options.Full keeps every row), and a note says so.
 func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
-	tl := layout.New(res.Trace, &res.Report)
-	t := res.Trace
-	cols := tl.Columns()
-	span := func(cs []int) string { return over(cs, len(cols)) }
-	bw := bufio.NewWriter(w)
-	p := func(format string, a ...any) { fmt.Fprintf(bw, format+"\n", a...) }
-	p("sequenceDiagram")
-	p("    %%%% %s", mermaidText("locksim "+strings.TrimPrefix(res.ReproduceCommand(), "locksim ")+" --format mermaid"))
-	p("    title %s", mermaidText(fmt.Sprintf("%s · seed %d · %s", res.Scenario.ID, res.Seed, res.Report.Verdict)))
-	for c, col := range cols {
-		p("    participant %s as %s", id(c), col.Name)
-	}
-	active := make([]bool, len(cols))
-	for _, it := range shownRows(tl, opt.Full) {
-		if it.row < 0 {
-			p("    Note over %s: %s", span(nil), mermaidText(fmt.Sprintf("⋯ %d rows left out (--full keeps them) ⋯", it.skipped)))
+	tl := timeline(res, opt.Quiet)
+	m := newMermaid(w, res.ReproduceCommand(), fmt.Sprintf("%s · seed %d · %s", res.Scenario.ID, res.Seed, res.Report.Verdict), opt)
+	ln := m.lane(res, tl, "p")
+	ln.participants()
+	for _, s := range shown(tl.Len(), opt.Full, func(r int) bool { return tl.RowEvent(r) < 0 }) {
+		if s.skipped > 0 {
+			m.p("    Note over %s: %s", m.all(), mermaidText(fmt.Sprintf("⋯ %d rows left out (--full keeps them) ⋯", s.skipped)))
 			continue
 		}
-		row := tl.Row(it.row)
-		// A belief's activation ends before the row after its end, and starts
-		// after the row that starts it (the arrow that brought the OK).
-		for c, cell := range row.Cells {
-			if active[c] && cell.Spans&layout.SpanBelief == 0 {
-				active[c] = false
-				p("    deactivate %s", id(c))
-			}
-		}
-		writeMermaidRow(p, t, row, span)
-		for c, cell := range row.Cells {
-			if !active[c] && cell.Spans&layout.SpanBelief != 0 {
-				active[c] = true
-				p("    activate %s", id(c))
-			}
-		}
+		ln.row(s.i)
 	}
-	for c, on := range active {
-		if on {
-			p("    deactivate %s", id(c))
-		}
-	}
-	verdict := "Verdict: " + string(res.Report.Verdict)
-	if v := violated(res); len(v) > 0 {
-		verdict += " (violated: " + strings.Join(v, ", ") + ")"
-	}
-	p("    Note over %s: %s", span(nil), mermaidText(verdict))
-	return bw.Flush()
+	ln.deactivate()
+	m.p("    Note over %s: %s", m.all(), mermaidText(verdictNote("", res)))
+	return m.bw.Flush()
 }
 
-// writeMermaidRow writes one timeline row's statements: a violation's note, a
-// message's arrow, a fault's or a mark's note.
-func writeMermaidRow(p func(string, ...any), t *sim.Trace, row layout.Row, span func([]int) string) {
+// WriteCompareMermaid writes two runs as one sequence diagram on one time axis,
+// lined up as `locksim run A --vs B` lines them up (layout.Compare): each run's
+// processes in a box of their own (A's left, B's right), a line both runs share
+// written for each, the lines only one run has highlighted, and both verdicts
+// last. A long comparison keeps its first and last lines, its violations and
+// its differences (compareKeep).
+func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error {
+	c := compare(a, b, opt.Quiet)
+	m := newMermaid(w, scenarios.CompareCommand(a, b), fmt.Sprintf("%s vs %s · %s / %s", a.Scenario.ID, b.Scenario.ID, a.Report.Verdict, b.Report.Verdict), opt)
+	lanes := []*mermaidLane{m.lane(a, c.A, "a"), m.lane(b, c.B, "b")}
+	for i, ln := range lanes {
+		m.p("    box %s %s", []string{"rgb(243, 246, 255)", "rgb(255, 246, 236)"}[i],
+			mermaidText(fmt.Sprintf("%s · %s · %s", "AB"[i:i+1], ln.res.Scenario.ID, ln.res.Report.Verdict)))
+		ln.participants()
+		m.p("    end")
+	}
+	if len(c.Differences()) > 0 {
+		m.p("    Note over %s: %s", m.all(), mermaidText(differences(c)))
+	}
+	// A run of differing lines is highlighted; the block opens with the first
+	// statement written in it (Mermaid cannot draw an empty one).
+	inDiff := false
+	diff := func(on bool) {
+		switch {
+		case on && !inDiff:
+			m.pending = "    rect rgb(248, 230, 248)"
+		case !on && inDiff && m.pending != "":
+			m.pending = ""
+		case !on && inDiff:
+			m.p("    end")
+		}
+		inDiff = on
+	}
+	for _, s := range shown(c.Len(), opt.Full, compareKeep(c)) {
+		if s.skipped > 0 {
+			diff(false)
+			m.p("    Note over %s: %s", m.all(), mermaidText(fmt.Sprintf("⋯ %d lines left out (--full keeps them) ⋯", s.skipped)))
+			continue
+		}
+		diff(c.Differs(s.i))
+		ra, rb := c.Own(s.i)
+		for k, r := range []int{ra, rb} {
+			if r >= 0 {
+				lanes[k].row(r)
+			}
+		}
+	}
+	diff(false)
+	for _, ln := range lanes {
+		ln.deactivate()
+	}
+	for i, ln := range lanes {
+		m.p("    Note over %s: %s", ln.over(nil), mermaidText(verdictNote("AB"[i:i+1], ln.res)))
+	}
+	return m.bw.Flush()
+}
+
+// mermaid writes one diagram.
+type mermaid struct {
+	bw      *bufio.Writer
+	lanes   []*mermaidLane
+	pending string // a line to write before the next one
+}
+
+func newMermaid(w io.Writer, command, title string, opt Options) *mermaid {
+	m := &mermaid{bw: bufio.NewWriter(w)}
+	if opt.Quiet {
+		command += " --quiet"
+	}
+	m.p("sequenceDiagram")
+	m.p("    %%%% %s", mermaidText(command+" --format mermaid"))
+	m.p("    title %s", mermaidText(title))
+	return m
+}
+
+func (m *mermaid) p(format string, a ...any) {
+	if m.pending != "" {
+		m.bw.WriteString(m.pending + "\n")
+		m.pending = ""
+	}
+	fmt.Fprintf(m.bw, format+"\n", a...)
+}
+
+// all is every participant, for a note across the diagram.
+func (m *mermaid) all() string {
+	first, last := m.lanes[0].id(0), m.lanes[len(m.lanes)-1]
+	if to := last.id(len(last.tl.Columns()) - 1); to != first {
+		return first + "," + to
+	}
+	return first
+}
+
+// verdictNote is a run's closing note.
+func verdictNote(name string, res *scenarios.Result) string {
+	v := strings.TrimSpace("Verdict " + name)
+	v += ": " + string(res.Report.Verdict)
+	if broken := violated(res); len(broken) > 0 {
+		v += " (violated: " + strings.Join(broken, ", ") + ")"
+	}
+	return v
+}
+
+// mermaidLane is one run's participants and their activations.
+type mermaidLane struct {
+	m      *mermaid
+	res    *scenarios.Result
+	tl     *layout.Timeline
+	prefix string
+	active []bool
+}
+
+func (m *mermaid) lane(res *scenarios.Result, tl *layout.Timeline, prefix string) *mermaidLane {
+	ln := &mermaidLane{m: m, res: res, tl: tl, prefix: prefix, active: make([]bool, len(tl.Columns()))}
+	m.lanes = append(m.lanes, ln)
+	return ln
+}
+
+// id is column c's participant: an alias, so that no process name can clash
+// with Mermaid's keywords (end, loop, opt...), and two runs' processes of the
+// same name stay apart.
+func (ln *mermaidLane) id(c int) string { return fmt.Sprintf("%s%d", ln.prefix, c) }
+
+// over is the participants a note spans: from the first to the last of cs, or
+// all of the lane's when cs is empty.
+func (ln *mermaidLane) over(cs []int) string {
+	if len(cs) == 0 {
+		cs = []int{0, len(ln.tl.Columns()) - 1}
+	}
+	if cs[0] == cs[len(cs)-1] {
+		return ln.id(cs[0])
+	}
+	return ln.id(cs[0]) + "," + ln.id(cs[len(cs)-1])
+}
+
+func (ln *mermaidLane) participants() {
+	for c, col := range ln.tl.Columns() {
+		ln.m.p("    participant %s as %s", ln.id(c), col.Name)
+	}
+}
+
+// row writes row r: a belief's activation ends before the row after its end,
+// and starts after the row that starts it (the arrow that brought the OK).
+func (ln *mermaidLane) row(r int) {
+	row := ln.tl.Row(r)
+	for c, cell := range row.Cells {
+		if ln.active[c] && cell.Spans&layout.SpanBelief == 0 {
+			ln.active[c] = false
+			ln.m.p("    deactivate %s", ln.id(c))
+		}
+	}
+	ln.statements(row)
+	for c, cell := range row.Cells {
+		if !ln.active[c] && cell.Spans&layout.SpanBelief != 0 {
+			ln.active[c] = true
+			ln.m.p("    activate %s", ln.id(c))
+		}
+	}
+}
+
+// deactivate ends the activations still on at the end.
+func (ln *mermaidLane) deactivate() {
+	for c, on := range ln.active {
+		if on {
+			ln.m.p("    deactivate %s", ln.id(c))
+		}
+	}
+}
+
+// statements writes one timeline row's statements: a violation's note, a
+// message's arrow, a fault's or a mark's note, a scenario's note.
+func (ln *mermaidLane) statements(row layout.Row) {
+	p, t, col := ln.m.p, ln.res.Trace, func(p sim.ProcID) string { return ln.id(ln.tl.Column(p)) }
 	if row.Kind == layout.RowViolation {
-		p("    Note over %s: %s", span(marked(row.Cells, layout.CellViolation)),
+		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellViolation)),
 			mermaidText("◆ "+strings.TrimPrefix(row.Text, "VIOLATION ")))
 		return
 	}
@@ -80,47 +217,38 @@ func writeMermaidRow(p func(string, ...any), t *sim.Trace, row layout.Row, span 
 	case sim.EvSend, sim.EvStart, sim.EvTimer:
 		// A message is drawn when it arrives; a timer by what it causes.
 	case sim.EvDeliver:
-		p("    %s->>%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()))
+		p("    %s->>%s: %s", col(e.Peer), col(e.Proc), mermaidText(t.Msg(e).String()))
 	case sim.EvDrop:
-		p("    %s-x%s: %s", id(int(e.Peer)), id(int(e.Proc)), mermaidText(t.Msg(e).String()+" (lost: "+t.Note(e)+")"))
+		p("    %s-x%s: %s", col(e.Peer), col(e.Proc), mermaidText(t.Msg(e).String()+" (lost: "+t.Note(e)+")"))
 	case sim.EvCommand:
 		cmd := "● " + t.Msg(e).String()
 		if n := t.Note(e); n != "" {
 			cmd += ": " + n // "queued: c1 is paused"
 		}
-		p("    Note over %s: %s", id(int(e.Proc)), mermaidText(cmd))
+		p("    Note over %s: %s", col(e.Proc), mermaidText(cmd))
+	case sim.EvNote:
+		where := ln.over(nil) // `note at`: the whole run's
+		if e.Proc >= 0 {
+			where = col(e.Proc)
+		}
+		p("    Note over %s: %s", where, noteText(layout.CellNote.Glyph()+" "+scenarios.NoteText(t, e)))
+		return
 	case sim.EvPartition, sim.EvHeal, sim.EvLink:
-		p("    Note over %s: %s", span(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
+		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
 		return
 	case sim.EvEnd:
 		return
 	default:
 		if e.Kind.IsFault() {
-			p("    Note over %s: %s", id(int(e.Proc)), mermaidText(faultGlyph(row.Cells, int(e.Proc))+t.EventText(row.Event)))
+			p("    Note over %s: %s", col(e.Proc), mermaidText(faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event)))
 		}
 	}
 	for c, cell := range row.Cells {
 		switch cell.Kind {
-		case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellNote:
-			p("    Note over %s: %s", id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
+		case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellVote, layout.CellDecide:
+			p("    Note over %s: %s", ln.id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
 		}
 	}
-}
-
-// id is column c's participant: an alias, so that no process name can clash
-// with Mermaid's keywords (end, loop, opt...).
-func id(c int) string { return fmt.Sprintf("p%d", c) }
-
-// over is the participants a note spans: from the first to the last of cs, or
-// all n when cs is empty.
-func over(cs []int, n int) string {
-	if len(cs) == 0 {
-		cs = []int{0, n - 1}
-	}
-	if cs[0] == cs[len(cs)-1] {
-		return id(cs[0])
-	}
-	return id(cs[0]) + "," + id(cs[len(cs)-1])
 }
 
 // faultGlyph is the mark of the fault in column c, with a blank after it.
@@ -147,3 +275,13 @@ func marked(cells []layout.Cell, k layout.CellKind) []int {
 var mermaidEscaper = strings.NewReplacer("#", "#35;", ";", "#59;", "<", "#lt;", ">", "#gt;", "\n", " ")
 
 func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
+
+// noteText is a long text for a note, broken into lines of about 60 characters
+// (Mermaid draws a note as wide as its longest line).
+func noteText(s string) string {
+	lines := sim.Wrap(s, 60)
+	for i, l := range lines {
+		lines[i] = mermaidText(l)
+	}
+	return strings.Join(lines, "<br>")
+}

@@ -5,9 +5,10 @@ import "github.com/locksim/locksim/tui/layout"
 // The colours of the drawing, on a white background: the terminal UI's light
 // theme (tui/styles.go), so a slide and a screen look alike.
 var (
-	// barColours are the belief bars, one per client column (the TUI's Bars).
+	// barColours are the belief bars, one per client (the TUI's Bars).
 	barColours = []string{"#005fd7", "#d75f00", "#008700", "#8700af", "#008787", "#af0087"}
 
+	// kindColours colour every mark the drawing draws (TestEveryMarkHasAColour).
 	kindColours = map[layout.CellKind]string{
 		layout.CellCommand: "#005fd7", layout.CellDeliver: "#303030", layout.CellDrop: "#c00000",
 		layout.CellTimer: "#777777", layout.CellBeliefStart: "#000000", layout.CellBeliefEnd: "#555555",
@@ -15,37 +16,18 @@ var (
 		layout.CellReject: "#c00000", layout.CellCrash: "#c00000", layout.CellShutdown: "#c00000",
 		layout.CellRestart: "#008787", layout.CellPause: "#af8700", layout.CellResume: "#af8700",
 		layout.CellClock: "#8700af", layout.CellCut: "#c00000", layout.CellViolation: "#c00000",
-		layout.CellNote: "#555555",
-	}
-
-	// meanings say what each drawn mark means, for the legend.
-	// TODO(issue 16): take these from the layout's own glyph table once it has one.
-	meanings = map[layout.CellKind]string{
-		layout.CellCommand:     "the scenario commands the client",
-		layout.CellDeliver:     "a message is delivered",
-		layout.CellDrop:        "a message is lost",
-		layout.CellTimer:       "a timer fires",
-		layout.CellBeliefStart: "the client concludes it holds the lock",
-		layout.CellBeliefEnd:   "the client no longer believes it holds it",
-		layout.CellGrant:       "the service grants the lock",
-		layout.CellGrantEnd:    "the service withdraws a grant",
-		layout.CellAccept:      "the resource accepts an operation",
-		layout.CellReject:      "the resource rejects an operation",
-		layout.CellCrash:       "crash or power loss",
-		layout.CellShutdown:    "clean shutdown",
-		layout.CellRestart:     "restart",
-		layout.CellPause:       "the process pauses",
-		layout.CellResume:      "the process runs again",
-		layout.CellClock:       "the wall clock jumps, or its drift changes",
-		layout.CellCut:         "a partition or heal cuts or restores links",
-		layout.CellViolation:   "an invariant is broken",
-		layout.CellNote:        "a note",
+		layout.CellNote: colourNote, layout.CellVote: "#008787", layout.CellDecide: "#000000",
 	}
 )
 
 const (
 	colourViolation = "#c00000"
 	colourBand      = "#ffe3e3" // behind a violation row
+	colourNote      = "#005fd7" // a note's text, and the mark of a narrated row (the TUI's Marker)
+	colourNoteBand  = "#e8f0ff" // behind a note's text
+	colourDiffers   = "#af00af" // ≠, a row only one run has (the TUI's Differs)
+	colourDiffBand  = "#f8e6f8" // behind it
+	colourFolded    = "#999999" // quiet's tick (a shade darker than the TUI's Folded: a dot on white is small)
 	colourMessage   = "#555555"
 	colourLifeline  = "#c8c8c8"
 	colourPaused    = "#ffe680"
@@ -53,8 +35,10 @@ const (
 	colourTime      = "#666666"
 )
 
-// barColour is client column c's colour.
-func barColour(c int) string { return barColours[c%len(barColours)] }
+// barColour is the bar colour of the client in column c of tl.
+func barColour(tl *layout.Timeline, c int) string {
+	return barColours[int(tl.Columns()[c].Proc)%len(barColours)]
+}
 
 // kindColour is the colour of a cell kind's mark.
 func kindColour(k layout.CellKind) string {

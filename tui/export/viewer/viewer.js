@@ -1,40 +1,78 @@
-// locksim's run viewer: a cursor over the rows of one run, as the terminal UI
-// moves it. The drawing comes in chunks of rows; only the chunks in view are in
-// the page, so a run of any length opens at once.
+// locksim's run viewer: a cursor over the lines of one run, or of two runs lined
+// up on true time, as the terminal UI moves it. The drawing comes in chunks of
+// lines; only the chunks in view are in the page, so a run of any length opens
+// at once. A view is every row, or the quiet one (background traffic folded).
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("data").textContent);
   const $ = (id) => document.getElementById(id);
-  const scroll = $("scroll"), chunksG = $("chunks"), cursorRect = $("cursor");
-  const rows = D.top.length;
+  const scroll = $("scroll"), body = $("body"), colsvg = $("colsvg");
+  const chunksG = $("chunks"), lifeG = $("life"), cursorRect = $("cursor");
+  const lanes = D.runs.length, compare = lanes > 1;
   const shown = new Map(); // chunk -> its <g>
-  let cur = 0, timer = null;
+  let V = null, cur = 0, timer = null, scale = 1;
 
-  // The last index i of sorted a with a[i] <= x, or -1.
-  function floorIndex(a, x, key) {
-    let lo = 0, hi = a.length - 1, ans = -1;
+  // The last i in [0, n) with key(i) <= x (keys ascending), or -1.
+  function floorBy(n, x, key) {
+    let lo = 0, hi = n - 1, ans = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if ((key ? key(a[mid]) : a[mid]) <= x) { ans = mid; lo = mid + 1; } else { hi = mid - 1; }
+      if (key(mid) <= x) { ans = mid; lo = mid + 1; } else { hi = mid - 1; }
     }
     return ans;
+  }
+  const floorIn = (a, x, f) => floorBy(a.length, x, f ? (i) => f(a[i]) : (i) => a[i]);
+
+  // Lane l's row at or before line i (-1: none yet); alone, a line is a row.
+  const rowAt = (l, i) => (V.lanes[l].at ? V.lanes[l].at[i] : i);
+  // A row's place across views (the layout's Key): an event's index times
+  // 65536, a violation's own key; -1 before the first row.
+  function keyOf(l, r) {
+    if (r < 0) return -1;
+    const L = V.lanes[l], ev = L.event[r];
+    return ev >= 0 ? ev * 65536 : L.viol[floorIn(L.viol, r, (v) => v.row)].key;
+  }
+  const lineKey = (i) => keyOf(0, rowAt(0, i));
+
+  // Two runs side by side are narrowed to the window, down to 70%.
+  function fit() {
+    scale = compare ? Math.min(1, Math.max(0.7, (scroll.clientWidth - 2) / D.width)) : 1;
+    for (const [svg, h] of [[body, V.total], [colsvg, D.headH]]) {
+      svg.setAttribute("viewBox", "0 0 " + D.width + " " + h);
+      svg.setAttribute("width", D.width * scale);
+      svg.setAttribute("height", h * scale);
+    }
   }
 
   // Draw the chunks the scroll area shows (and one more each side); drop the rest.
   function draw() {
-    const top = scroll.scrollTop, bottom = top + scroll.clientHeight;
-    const first = Math.max(floorIndex(D.chunkTop, top) - 1, 0);
-    const last = Math.min(floorIndex(D.chunkTop, bottom) + 1, D.chunks.length - 1);
+    const top = scroll.scrollTop / scale, bottom = top + scroll.clientHeight / scale;
+    const first = Math.max(floorIn(V.chunkTop, top) - 1, 0);
+    const last = Math.min(floorIn(V.chunkTop, bottom) + 1, V.chunks.length - 1);
     for (const [k, g] of shown) {
       if (k < first || k > last) { g.remove(); shown.delete(k); }
     }
     for (let k = first; k <= last; k++) {
       if (shown.has(k)) continue;
       const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
-      g.innerHTML = D.chunks[k];
+      g.innerHTML = V.chunks[k];
       chunksG.appendChild(g); // under the cursor, which follows the chunks
       shown.set(k, g);
     }
+  }
+
+  // Show view v (0: every row, 1: quiet), keeping the cursor on the same moment.
+  function setView(v) {
+    const key = V ? lineKey(cur) : -1;
+    V = D.views[v];
+    for (const g of shown.values()) g.remove();
+    shown.clear();
+    lifeG.innerHTML = V.life;
+    fit();
+    let i = key < 0 ? 0 : Math.max(floorBy(V.top.length, key, lineKey), 0);
+    while (i > 0 && lineKey(i - 1) === lineKey(i)) i--;
+    $("quiet").classList.toggle("on", V.name === "quiet");
+    go(i);
   }
 
   // A time in seconds as locksim writes it: ms, µs or ns precision, as needed.
@@ -43,52 +81,76 @@
     return (ns / 1e9).toFixed(ns % 1e6 === 0 ? 3 : ns % 1e3 === 0 ? 6 : 9) + "s";
   }
 
-  // An event's detail: [true time, wall, mono, text, observations...].
+  // An event's detail: [true time, wall, mono, text, what its step reported...].
   function eventDetail(e) {
     let head = "t=" + fmtMs(e[0]);
     if (e[1] !== null) head += "  (its own clock: wall " + fmtMs(e[1]) + ", mono " + fmtMs(e[2]) + ")";
     return [head, e[3]].concat(e.slice(4).map((o) => "  = " + o)).join("\n");
   }
 
-  // Move the cursor to row r and show what is there.
-  function go(r, keepView) {
-    if (rows === 0) return;
-    cur = Math.max(0, Math.min(rows - 1, r));
-    const top = D.top[cur], h = D.height[cur];
+  // Show lane l's row r: its detail, the narration in force, the badge, the
+  // scenario's line behind it. Returns the row's true time (-1: no row yet).
+  function showLane(l, r) {
+    const L = V.lanes[l], run = D.runs[l];
+    let detail = "nothing yet at this time", at = -1;
+    const vi = floorIn(L.viol, r, (v) => v.row);
+    if (r >= 0 && L.event[r] >= 0) {
+      const e = run.events[L.event[r]];
+      detail = eventDetail(e);
+      at = e[0];
+    } else if (r >= 0) {
+      const v = L.viol[vi];
+      detail = "◆ VIOLATION of " + v.invariant + " at t=" + fmtMs(v.at_ms) + "\n" + v.detail;
+      at = v.at_ms;
+    }
+    $("detail-" + l).textContent = detail;
+    const ni = floorIn(L.narr, r, (n) => n.row);
+    let text = ni >= 0 ? L.narr[ni].text : "";
+    const narr = $("narration-" + l);
+    narr.classList.toggle("dim", !text);
+    if (!text) text = L.first < 0 || r < L.first ? run.summary : "(no narration for this step)";
+    narr.textContent = text;
+    const so = new Set();
+    for (let i = 0; i <= vi; i++) so.add(L.viol[i].invariant);
+    $("so-far-" + l).textContent = so.size ? "so far: " + run.names.filter((n) => so.has(n)).join(", ") : "";
+    for (const s of document.querySelectorAll("#source-" + l + " span.here")) s.classList.remove("here");
+    if (r >= 0 && L.src[r] > 0) {
+      const s = $("s" + l + "L" + L.src[r]);
+      if (s) s.classList.add("here");
+    }
+    return at;
+  }
+
+  // Move the cursor to line i and show what each run has there.
+  function go(i, keepView) {
+    const n = V.top.length;
+    if (n === 0) return;
+    cur = Math.max(0, Math.min(n - 1, i));
+    const top = V.top[cur], h = V.height[cur];
     cursorRect.setAttribute("y", top);
     cursorRect.setAttribute("height", h);
     if (!keepView) {
       const margin = Math.min(3 * 26, scroll.clientHeight / 4);
-      if (top < scroll.scrollTop + margin) scroll.scrollTop = Math.max(0, top - margin);
-      else if (top + h > scroll.scrollTop + scroll.clientHeight - margin) scroll.scrollTop = top + h - scroll.clientHeight + margin;
+      const y = top * scale, yh = (top + h) * scale;
+      if (y < scroll.scrollTop + margin) scroll.scrollTop = Math.max(0, y - margin);
+      else if (yh > scroll.scrollTop + scroll.clientHeight - margin) scroll.scrollTop = yh - scroll.clientHeight + margin;
     }
     draw();
-    const ev = D.event[cur];
-    const vi = floorIndex(D.viol, cur, (v) => v.row);
-    let detail;
-    if (ev >= 0) {
-      detail = eventDetail(D.events[ev]);
-    } else {
-      const v = D.viol[vi];
-      detail = "◆ VIOLATION of " + v.invariant + " at t=" + fmtMs(v.at_ms) + "\n" + v.detail;
+    let at = -1;
+    for (let l = 0; l < lanes; l++) at = Math.max(at, showLane(l, rowAt(l, cur)));
+    let where = (compare ? "line " : "row ") + (cur + 1) + " of " + n + " · t=" + fmtMs(at);
+    if (compare) {
+      const d = V.diff.indexOf(cur);
+      where += d >= 0 ? " · difference " + (d + 1) + " of " + V.diff.length : V.diff.length ? "" : " · the runs do not differ";
     }
-    $("detail").textContent = detail;
-    const ni = floorIndex(D.narr, cur, (n) => n.row);
-    const narr = $("narration");
-    narr.textContent = ni >= 0 ? D.narr[ni].text : "(no narration yet)";
-    const so = new Set();
-    for (let i = 0; i <= vi; i++) so.add(D.viol[i].invariant);
-    $("so-far").textContent = so.size ? "so far: " + D.names.filter((n) => so.has(n)).join(", ") : "";
-    $("where").textContent = "row " + (cur + 1) + " of " + rows + " · t=" + fmtMs(ev >= 0 ? D.events[ev][0] : D.viol[vi].at_ms);
-    for (const a of document.querySelectorAll("a.jump")) a.classList.toggle("here", +a.dataset.row === cur);
-    for (const s of document.querySelectorAll(".source span.here")) s.classList.remove("here");
-    if (D.line[cur] > 0) {
-      const l = $("L" + D.line[cur]);
-      if (l) l.classList.add("here");
+    $("where").textContent = where;
+    for (const a of document.querySelectorAll("a.jump")) {
+      const v = V.lanes[+a.dataset.lane].viol[+a.dataset.viol];
+      a.classList.toggle("here", !!v && v.line === cur);
     }
   }
 
-  // The next (or previous) of sorted rows after (before) the cursor.
+  // The next (or previous) of sorted lines after (before) the cursor.
   function seek(list, back) {
     if (back) {
       for (let i = list.length - 1; i >= 0; i--) if (list[i] < cur) return go(list[i]);
@@ -96,32 +158,38 @@
       for (const r of list) if (r > cur) return go(r);
     }
   }
-  const violRows = D.viol.map((v) => v.row), narrRows = D.narr.map((n) => n.row);
-  const page = () => Math.max(1, Math.floor(scroll.clientHeight / 30));
+  const page = () => Math.max(1, Math.floor(scroll.clientHeight / (30 * scale)));
 
   function play(on) {
     if (timer) { clearInterval(timer); timer = null; }
     if (on) {
-      timer = setInterval(() => { if (cur >= rows - 1) play(false); else go(cur + 1); }, 1000 / +$("speed").value);
+      timer = setInterval(() => { if (cur >= V.top.length - 1) play(false); else go(cur + 1); }, 1000 / +$("speed").value);
     }
     $("play").classList.toggle("on", !!timer);
     $("play").textContent = timer ? "❚❚ pause" : "▶ play";
   }
 
   const actions = {
-    first: () => go(0), last: () => go(rows - 1), prev: () => go(cur - 1), next: () => go(cur + 1),
-    prevViol: () => seek(violRows, true), nextViol: () => seek(violRows, false),
-    prevFault: () => seek(D.fault, true), nextFault: () => seek(D.fault, false),
-    prevStep: () => seek(narrRows, true), nextStep: () => seek(narrRows, false),
+    first: () => go(0), last: () => go(V.top.length - 1), prev: () => go(cur - 1), next: () => go(cur + 1),
+    prevViol: () => seek(V.viol, true), nextViol: () => seek(V.viol, false),
+    prevFault: () => seek(V.fault, true), nextFault: () => seek(V.fault, false),
+    prevStep: () => seek(V.stops, true), nextStep: () => seek(V.stops, false),
+    prevDiff: () => seek(V.diff, true), nextDiff: () => seek(V.diff, false),
+    quiet: () => { if (D.views.length > 1) setView(V === D.views[0] ? 1 : 0); },
     play: () => play(!timer),
   };
-  for (const id of Object.keys(actions)) $(id).addEventListener("click", () => { actions[id](); scroll.focus(); });
+  for (const id of Object.keys(actions)) {
+    const b = $(id);
+    if (b) b.addEventListener("click", () => { actions[id](); scroll.focus(); });
+  }
+  $("quiet").disabled = D.views.length < 2;
   $("speed").addEventListener("change", () => { if (timer) play(true); });
 
   const keys = {
     ArrowDown: "next", j: "next", ArrowUp: "prev", k: "prev", Home: "first", g: "first", End: "last", G: "last",
-    n: "nextViol", N: "prevViol", f: "nextFault", F: "prevFault", s: "nextStep", S: "prevStep", " ": "play",
+    n: "nextViol", N: "prevViol", f: "nextFault", F: "prevFault", s: "nextStep", S: "prevStep", " ": "play", b: "quiet",
   };
+  if (compare) { keys.d = "nextDiff"; keys.D = "prevDiff"; }
   document.addEventListener("keydown", (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.tagName === "SELECT") return;
     if (ev.key === "PageDown") go(cur + page());
@@ -131,16 +199,20 @@
     ev.preventDefault();
   });
 
-  // A click on the drawing selects the row under it.
-  $("body").addEventListener("click", (ev) => {
-    const y = ev.clientY - $("body").getBoundingClientRect().top;
-    go(Math.max(floorIndex(D.top, y), 0), true);
+  // A click on the drawing selects the line under it.
+  body.addEventListener("click", (ev) => {
+    const y = (ev.clientY - body.getBoundingClientRect().top) / scale;
+    go(Math.max(floorIn(V.top, y), 0), true);
   });
   for (const a of document.querySelectorAll("a.jump")) {
-    a.addEventListener("click", (ev) => { ev.preventDefault(); go(+a.dataset.row); });
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      const v = V.lanes[+a.dataset.lane].viol[+a.dataset.viol];
+      if (v) go(v.line);
+    });
   }
   scroll.addEventListener("scroll", () => { $("cols").scrollLeft = scroll.scrollLeft; draw(); }, { passive: true });
-  window.addEventListener("resize", draw);
-  go(0);
+  window.addEventListener("resize", () => { fit(); draw(); });
+  setView(D.start);
   scroll.focus();
 })();
