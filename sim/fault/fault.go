@@ -2,6 +2,7 @@ package fault
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -137,7 +138,7 @@ func (s Schedule) String() string {
 // window is the time a fault holds: [At, At+Dur].
 func (f Fault) window() (time.Duration, time.Duration) {
 	if f.Dur == Forever {
-		return f.At, time.Duration(1<<63 - 1)
+		return f.At, math.MaxInt64
 	}
 	return f.At, f.At + f.Dur
 }
