@@ -87,17 +87,21 @@ type Cloner interface {
 // function) is copied with the message. Any other payload would be shared, so
 // Clone panics: the protocol that sent it has a bug to fix.
 func (m Message) Clone() Message {
-	switch b := m.Body.(type) {
-	case nil:
-	case Cloner:
-		m.Body = b.Clone()
-	default:
-		if !plain(reflect.TypeOf(b)) {
-			panic(fmt.Sprintf("sim: message %q carries a %T, which would share memory between processes: "+
-				"send a value, or give %T a Clone method (sim.Cloner)", m.Op, b, b))
-		}
+	if m.Body != nil { // small enough to inline: most messages carry no payload
+		m.Body = cloneBody(m.Op, m.Body)
 	}
 	return m
+}
+
+func cloneBody(op string, body any) any {
+	if c, ok := body.(Cloner); ok {
+		return c.Clone()
+	}
+	if !plain(reflect.TypeOf(body)) {
+		panic(fmt.Sprintf("sim: message %q carries a %T, which would share memory between processes: "+
+			"send a value, or give %T a Clone method (sim.Cloner)", op, body, body))
+	}
+	return body
 }
 
 // plain reports whether a value of type t is copied whole by assignment.
