@@ -1,6 +1,8 @@
 package fault
 
 import (
+	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -49,6 +51,9 @@ type Space struct {
 
 // Usable is the menu without kinds that have nothing to hit.
 func (sp Space) Usable() []Kind {
+	if sp.Targets == nil {
+		panic("fault: a space needs Targets: what each kind of its menu can hit")
+	}
 	var out []Kind
 	for _, k := range sp.Menu {
 		t := sp.Targets(k)
@@ -63,6 +68,9 @@ func (sp Space) Usable() []Kind {
 // clashes with one drawn before it is dropped, not drawn again, so that the
 // count stays one choice.
 func (sp Space) Draw(src Source) Schedule {
+	if stop := cmp.Or(sp.Stop, sp.End*9/10); sp.End <= 0 || stop <= sp.Start || stop > sp.End {
+		panic(fmt.Sprintf("fault: a space whose faults start in [%s, %s) and end by %s has no room for a fault", sp.Start, stop, sp.End))
+	}
 	menu := sp.Usable()
 	if len(menu) == 0 {
 		return nil

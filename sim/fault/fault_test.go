@@ -122,3 +122,23 @@ at 500ms partition c1,z1 | z2
 		t.Fatalf("text without narration has comments:\n%s", got)
 	}
 }
+
+// A space with no room for a fault, or nothing to say what a kind can hit, is
+// a test's bug, said plainly rather than as an out-of-range draw.
+func TestASpaceWithoutRoomIsRefused(t *testing.T) {
+	targets := func(Kind) Targets { return Targets{Procs: []string{"c1"}} }
+	for _, sp := range []Space{
+		{Menu: []Kind{Pause}, Targets: targets},
+		{Menu: []Kind{Pause}, Targets: targets, Start: time.Second, Stop: time.Second, End: 2 * time.Second},
+		{Menu: []Kind{Pause}, End: time.Second},
+	} {
+		func() {
+			defer func() {
+				if r, _ := recover().(string); !strings.HasPrefix(r, "fault: a space") {
+					t.Errorf("%+v: recovered %q, want a panic saying what is wrong with the space", sp, r)
+				}
+			}()
+			sp.Draw(&zero{})
+		}()
+	}
+}
