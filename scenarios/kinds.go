@@ -36,10 +36,10 @@ var kinds = []kind{
 	{decl: "client", name: "db-lock", role: "client", protocol: "db", build: buildDBClient},
 	{decl: "client", name: "zset-lock", role: "client", protocol: "zset", build: buildZsetClient},
 	{decl: "client", name: "2pc-coordinator", role: "coordinator", protocol: "2pc", build: build2PCCoordinator},
-	{decl: "node", name: "2pc-participant", role: "participant", protocol: "2pc", build: build2PCParticipant},
+	{decl: "node", name: "2pc-participant", role: sim.RoleParticipant, protocol: "2pc", build: build2PCParticipant},
 	{decl: "client", name: "3pc-coordinator", role: "coordinator", protocol: "3pc", build: build3PCCoordinator},
-	{decl: "node", name: "3pc-participant", role: "participant", protocol: "3pc", build: build3PCParticipant},
-	{decl: "node", name: "paxos-acceptor", role: "acceptor", protocol: "paxos", build: buildPaxosAcceptor},
+	{decl: "node", name: "3pc-participant", role: sim.RoleParticipant, protocol: "3pc", build: build3PCParticipant},
+	{decl: "node", name: "paxos-acceptor", role: sim.RoleAcceptor, protocol: "paxos", build: buildPaxosAcceptor},
 	{decl: "client", name: "paxos-proposer", role: "proposer", protocol: "paxos", build: buildPaxosProposer},
 	{decl: "resource", name: "resource", role: "resource", build: buildResource},
 }

@@ -44,11 +44,12 @@ func (d *Disk) powerLoss(now Time) int {
 
 func (d *Disk) syncAll() { d.synced = len(d.recs) }
 
-// Records returns a copy of the records, oldest first.
+// Records returns a copy of the records, oldest first, payloads included: a
+// restarted process that changes what it read back does not change its disk.
 func (d *Disk) Records() []Message {
 	out := make([]Message, len(d.recs))
 	for i, r := range d.recs {
-		out[i] = r.msg
+		out[i] = r.msg.Clone()
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -20,7 +22,9 @@ type Message struct {
 	M     int64 // a second numeric argument, shown when HasM
 	HasM  bool
 	ID    uint64 // request id: pairs a reply with its request; not part of the text
-	Body  any    // rare structured payloads (lists); nil on every hot path
+	// Body is a structured payload (a log entry, a snapshot, a statement); nil on
+	// every hot path. It is a plain value, or implements Cloner (see Clone).
+	Body any
 	// Background marks traffic that keeps something alive rather than moving the
 	// story on: heartbeats, pings and their acks, keepalives, lease renewals. The
 	// protocol that sends the message declares it (InBackground); the trace keeps
@@ -65,3 +69,55 @@ func (m Message) WithM(n int64) Message { m.M, m.HasM = n, true; return m }
 
 // InBackground returns m marked as background traffic (see Message.Background).
 func (m Message) InBackground() Message { m.Background = true; return m }
+
+// Cloner is a payload that holds memory its sender could still change: a
+// pointer, a slice, a map. Clone returns a deep copy. The kernel calls it (through
+// Message.Clone) whenever a message changes hands, so that no two processes, and
+// no process and the trace, ever share a payload: a leader's logged transaction
+// is not the object in its followers' logs, on three disks and in the trace.
+type Cloner interface {
+	Clone() any
+}
+
+// Clone returns m with a payload of its own. The kernel calls it when a process
+// sends m (Outputs.Send) or writes it to disk (Outputs.Write), and when it hands
+// m over: each delivery (a duplicated message's two deliveries each get one), a
+// command, the records a restarted process reads back. A Cloner's Clone makes the
+// copy; a plain value (one holding no pointer, slice, map, interface, channel or
+// function) is copied with the message. Any other payload would be shared, so
+// Clone panics: the protocol that sent it has a bug to fix.
+func (m Message) Clone() Message {
+	if m.Body != nil { // small enough to inline: most messages carry no payload
+		m.Body = cloneBody(m.Op, m.Body)
+	}
+	return m
+}
+
+func cloneBody(op string, body any) any {
+	if c, ok := body.(Cloner); ok {
+		return c.Clone()
+	}
+	if !plain(reflect.TypeOf(body)) {
+		panic(fmt.Sprintf("sim: message %q carries a %T, which would share memory between processes: "+
+			"send a value, or give %T a Clone method (sim.Cloner)", op, body, body))
+	}
+	return body
+}
+
+// plain reports whether a value of type t is copied whole by assignment.
+func plain(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Array:
+		return plain(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !plain(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return false
+	}
+	return true // booleans, numbers, strings
+}

@@ -110,6 +110,19 @@ func (n *Network) SetLink(from, to ProcID, l Link) {
 	n.overrides = append(n.overrides, linkOverride{from, to, l})
 }
 
+// Declared is the link from one process to another as set before the run: the
+// last SetLink for the pair, or the default. A link fault (an ActLink action)
+// starts from it, and restores it when the fault ends.
+func (n *Network) Declared(from, to ProcID) Link {
+	l := n.def
+	for _, o := range n.overrides {
+		if o.from == from && o.to == to {
+			l = o.link
+		}
+	}
+	return l
+}
+
 // setLive changes a link during the run (an ActLink fault).
 func (n *Network) setLive(from, to ProcID, l Link) { n.state(from, to).link = l }
 

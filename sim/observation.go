@@ -63,13 +63,13 @@ const (
 	// participants (2PC, 3PC; Text names them, comma-separated), or a proposal
 	// of value Grant (Paxos).
 	ObsBegin
-	// ObsVote: participant Proc votes on transaction Lock: Name is "yes" or "no".
+	// ObsVote: participant Proc votes on transaction Lock: Name is VoteYes or VoteNo.
 	ObsVote
-	// ObsDecide: Proc decides transaction Lock: Name is "commit" or "abort"; Text
+	// ObsDecide: Proc decides transaction Lock: Name is Commit or Abort; Text
 	// says how it came to ("the coordinator's decision", "termination protocol").
 	ObsDecide
 	// ObsAccepted: acceptor Proc accepts value Grant under proposal number Token
-	// for decree Lock. A majority of the processes of role "acceptor" chooses.
+	// for decree Lock. A majority of the processes of role RoleAcceptor chooses.
 	ObsAccepted
 )
 
@@ -81,6 +81,17 @@ const (
 	ReasonValidity = "validity" // the client's own validity timer fired
 	ReasonRetry    = "retry"    // an attempt failed and the client will retry
 	ReasonNoRetry  = "no-retry" // an attempt failed and the client gives up
+	// ReasonRecovered is on an ObsStored, not an end: a node that restarted found
+	// the value on its disk, so a grant it had made survived the restart.
+	ReasonRecovered = "recovered"
+)
+
+// Roles the checker counts processes by (Trace.Roles; World.AddProcess takes
+// each process's role). Other roles ("redis", "client", "coordinator") are only
+// shown; these two decide verdicts.
+const (
+	RoleParticipant = "participant" // a commit protocol's participant: commit-agreement needs every one's yes
+	RoleAcceptor    = "acceptor"    // a Paxos acceptor: a value accepted by a majority of them is chosen
 )
 
 var obsNames = [...]string{

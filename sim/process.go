@@ -103,8 +103,9 @@ func (o *Outputs) reset() {
 	o.fsyncAt = -1
 }
 
-// Send sends m to process to over the network.
-func (o *Outputs) Send(to ProcID, m Message) { o.sends = append(o.sends, send{to, m}) }
+// Send sends m to process to over the network. What is sent is m as it is now:
+// the kernel takes its own copy of the payload (Message.Clone).
+func (o *Outputs) Send(to ProcID, m Message) { o.sends = append(o.sends, send{to, m.Clone()}) }
 
 // SetTimer (re)arms timer id to fire after d of this process's monotonic clock.
 func (o *Outputs) SetTimer(id TimerID, d time.Duration) {
@@ -125,8 +126,9 @@ func (o *Outputs) CancelTimer(id TimerID) { o.timers = append(o.timers, timerOp{
 func (o *Outputs) Observe(ob Observation) { o.obs = append(o.obs, ob) }
 
 // Write hands a record to the operating system: it survives a process crash, but a
-// power loss only once it has been fsynced (or the OS has flushed it).
-func (o *Outputs) Write(rec Message) { o.writes = append(o.writes, rec) }
+// power loss only once it has been fsynced (or the OS has flushed it). The disk
+// keeps the record as it is now (Message.Clone).
+func (o *Outputs) Write(rec Message) { o.writes = append(o.writes, rec.Clone()) }
 
 // Fsync makes every record written so far durable.
 func (o *Outputs) Fsync() { o.fsyncAt = len(o.writes) }

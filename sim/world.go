@@ -228,7 +228,9 @@ func (w *World) dispatch(it item) {
 	case itDeliver:
 		ev := w.ev(EvDeliver, it.proc, it.from)
 		ev.msg, ev.MsgID = it.slot, it.msgID
-		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: *w.trace.msgs.at(int(it.slot))}, ev)
+		// Each delivery gets its own payload: the trace keeps the message as sent,
+		// and a duplicate's second delivery does not see what the first changed.
+		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: w.trace.msgs.at(int(it.slot)).Clone()}, ev)
 	case itTimer:
 		w.disarm(s, it.timer)
 		ev := w.ev(EvTimer, it.proc, NoProc)
@@ -443,7 +445,7 @@ func (w *World) act(i int) {
 			w.record(w.noted(ev, "queued: "+s.name+" is paused"))
 			s.held = append(s.held, item{at: w.now, kind: itAction, proc: a.Proc, gen: s.gen, slot: int32(i)})
 		default:
-			w.step(a.Proc, Input{Kind: InCommand, Msg: a.Msg}, ev)
+			w.step(a.Proc, Input{Kind: InCommand, Msg: a.Msg.Clone()}, ev)
 		}
 	case ActCrash, ActPowerLoss:
 		ev.Kind = EvCrash
@@ -623,6 +625,15 @@ func (w *World) resume(p ProcID, gen uint32, action int32) {
 
 // Now is the current true time (for tests and the runner).
 func (w *World) Now() Time { return w.now }
+
+// Names lists the processes' names, by ProcID.
+func (w *World) Names() []string {
+	out := make([]string, len(w.procs))
+	for i := range w.procs {
+		out[i] = w.procs[i].name
+	}
+	return out
+}
 
 // ProcName returns a process's name.
 func (w *World) ProcName(p ProcID) string { return w.procs[p].name }

@@ -16,6 +16,7 @@ import (
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/tui"
 )
 
@@ -66,7 +67,7 @@ When a run breaks one, the schedule is shrunk to the faults that matter and
 written to --out as a scenario file you can replay with locksim run or tui.
 Exit 0 when nothing broke, 1 when a violation (or a determinism mismatch) was
 found, 2 on bad input.`)
-	fs.StringVar(&o.faults, "faults", "", "faults to draw, comma-separated: "+kindNames()+" (default: all the template has targets for)")
+	fs.StringVar(&o.faults, "faults", "", "faults to draw, comma-separated: "+fault.KindList(fault.Kinds, ",")+" (default: all the template has targets for)")
 	fs.IntVar(&o.runs, "runs", 0, "number of runs (0: until the budget)")
 	fs.DurationVar(&o.budget, "budget", 10*time.Second, "wall-clock time to explore for (with --runs 0)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the first seed")
@@ -182,14 +183,6 @@ found, 2 on bad input.`)
 	return nil
 }
 
-func kindNames() string {
-	s := make([]string, len(explore.Kinds))
-	for i, k := range explore.Kinds {
-		s[i] = string(k)
-	}
-	return strings.Join(s, ",")
-}
-
 // exploreConfig loads the target and reads the flags that shape the search.
 func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	var tpl *explore.Template
@@ -205,15 +198,15 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 		return nil, usageError{errors.Wrap(err, "explore: "+target+" is neither a file nor a preset")}
 	}
 	cfg := &explore.Config{Template: tpl, Liveness: o.liveness, Hash: o.determinism,
-		Space: explore.Space{Menu: explore.Kinds, MaxFaults: o.maxFaults, Swarm: o.swarm}}
+		Space: fault.Space{Menu: fault.Kinds, MaxFaults: o.maxFaults, Swarm: o.swarm}}
 	if o.faults != "" {
-		menu, err := explore.ParseKinds(o.faults)
+		menu, err := fault.ParseKinds(o.faults)
 		if err != nil {
 			return nil, usageError{errors.Wrap(err, "--faults")}
 		}
 		cfg.Space.Menu = menu
 	}
-	usable := cfg.Space.Usable(tpl)
+	usable := cfg.Usable()
 	if len(usable) == 0 {
 		return nil, usagef("--faults %s: the template has nothing these faults can hit", o.faults)
 	}

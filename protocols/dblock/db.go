@@ -382,7 +382,7 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 	for _, name := range slices.Sorted(maps.Keys(n.rows)) {
 		if r := n.rows[name]; r.Owner != sim.NoProc && r.Grant != "" {
 			out.Observe(sim.Observation{Kind: sim.ObsStored, Client: r.Owner, By: sim.NoProc, Lock: name, Grant: r.Grant,
-				Reason: "recovered"})
+				Reason: sim.ReasonRecovered})
 			if r.Leased && r.DBClock {
 				n.watchLapse(name, r.Until, out) // its lapse is still to be told
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -55,39 +56,18 @@ func retry(t *rapid.T) lockkit.Retry {
 	}
 }
 
-// forUpdateRun draws a FOR UPDATE workload of 2 to 5 clients with the given
-// faults (client pauses and crashes, database crashes and restarts) and
-// returns the checker's report.
-func forUpdateRun(t *rapid.T, kinds []string) (check.Report, string) {
-	s := simtest.Draw(t, kinds)
-	s.Clients = rapid.IntRange(2, 5).Draw(t, "clients")
-	for len(s.Starts) < s.Clients {
-		s.Starts = append(s.Starts, time.Duration(rapid.IntRange(100, 2000).Draw(t, "start_ms"))*time.Millisecond)
-		s.Holds = append(s.Holds, time.Duration(rapid.IntRange(500, 5000).Draw(t, "hold_ms"))*time.Millisecond)
-	}
+// forUpdateRun draws a FOR UPDATE workload of 2 to 5 clients with faults from
+// the menu (on the clients, and on the database sql) and returns the checker's
+// report.
+func forUpdateRun(t *rapid.T, m simtest.Menu) (check.Report, string) {
+	m.MaxClients = 5
+	s := simtest.Draw(t, []string{"sql"}, m)
 	wait := time.Duration(rapid.IntRange(0, 3000).Draw(t, "lock_wait_ms")) * time.Millisecond
 	rt := retry(t)
 	w, clients := newWorld(s.Seed, wait, make([]sim.Clock, s.Clients), func(int) dblock.ClientConfig {
 		return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate, Retry: rt}
 	})
-	s.Work(w, clients)
-	for _, f := range s.Faults {
-		c := clients[f.Proc%len(clients)]
-		switch f.Kind {
-		case "pause":
-			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPause, Proc: c, Dur: f.Dur})
-		case "crash-client", "crash-db", "power-loss-db":
-			act := sim.ActCrash
-			if f.Kind != "crash-client" {
-				c = server
-			}
-			if f.Kind == "power-loss-db" {
-				act = sim.ActPowerLoss
-			}
-			w.Schedule(sim.Time(f.At), sim.Action{Kind: act, Proc: c})
-			w.Schedule(sim.Time(f.At+f.Dur), sim.Action{Kind: sim.ActRestart, Proc: c})
-		}
-	}
+	s.Apply(w, clients, nil)
 	return check.Check(w.Run(), check.Options{}), fmt.Sprintf("%s (lock wait timeout %s, retry %v)", s, wait, rt)
 }
 
@@ -97,7 +77,8 @@ func forUpdateRun(t *rapid.T, kinds []string) (check.Report, string) {
 // never the holder.
 func TestPropertyForUpdateNeverHasTwoHolders(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		rep, desc := forUpdateRun(t, []string{"pause", "crash-client", "crash-db", "power-loss-db"})
+		rep, desc := forUpdateRun(t, simtest.Menu{Clients: []fault.Kind{fault.Pause, fault.Crash},
+			Servers: []fault.Kind{fault.Crash, fault.RestartEmpty}})
 		if v := violations(rep, "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("grant-exclusive violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, desc)
 		}
@@ -111,7 +92,7 @@ func TestPropertyForUpdateNeverHasTwoHolders(t *testing.T) {
 // lease in every lock over a network.)
 func TestPropertyForUpdateBeliefsNeverOverlapWithoutPauses(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		rep, desc := forUpdateRun(t, []string{"crash-client"})
+		rep, desc := forUpdateRun(t, simtest.Menu{Clients: []fault.Kind{fault.Crash}})
 		for _, inv := range []string{"mutex-belief", "resource-safe"} {
 			if v := violations(rep, inv); len(v) > 0 {
 				t.Fatalf("%s violated at %s: %s\nschedule: %s", inv, v[0].At, v[0].Detail, desc)
@@ -128,9 +109,7 @@ func TestPropertyForUpdatePausesBreakBeliefs(t *testing.T) {
 		w, clients := newWorld(s.Seed, 0, make([]sim.Clock, s.Clients), func(int) dblock.ClientConfig {
 			return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate}
 		})
-		s.Work(w, clients)
-		f := s.Faults[0]
-		w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPause, Proc: clients[f.Proc], Dur: f.Dur})
+		s.Apply(w, clients, nil)
 		rep, desc := check.Check(w.Run(), check.Options{}), s.String()
 		if v := violations(rep, "mutex-belief"); len(v) > 0 {
 			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, desc)
@@ -155,15 +134,16 @@ func casRun(t *rapid.T, compare bool) (final, updates int64, desc string) {
 			w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: dblock.CmdUpdate, Key: "L"}})
 		}
 	}
+	var faults fault.Schedule
 	if rapid.Bool().Draw(t, "db_restart") { // commits are durable: a restart loses none
-		at := sim.Time(time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond)
-		w.Schedule(at, sim.Action{Kind: sim.ActCrash, Proc: server})
-		w.Schedule(at+sim.Time(50*time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: server})
+		faults = fault.Schedule{{Kind: fault.Crash, Proc: "sql", Dur: 50 * time.Millisecond,
+			At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond}}
 	}
+	faults.Apply(w, nil)
 	rep := check.Check(w.Run(), check.Options{})
 	v, _ := rep.Metric("value_L")
 	u, _ := rep.Metric("updates")
-	return int64(v), int64(u), fmt.Sprintf("seed %d, %d clients, updates at %v, retry %v", seed, n, times, rt)
+	return int64(v), int64(u), fmt.Sprintf("seed %d, %d clients, updates at %v, retry %v; %s", seed, n, times, rt, faults)
 }
 
 // Optimistic compare-and-set never loses an update: the row's final value is
@@ -189,8 +169,7 @@ func TestPropertyBlindUpdatesLoseUpdates(t *testing.T) {
 // leaseRun runs lease-row clients whose wall clocks are off by up to an hour
 // either way, with "now" from the database or from each client.
 func leaseRun(t *rapid.T, clientClock bool) (check.Report, string) {
-	s := simtest.Draw(t, []string{"pause"})
-	s.Faults = nil // clock skew is the fault here
+	s := simtest.Draw(t, []string{"sql"}, simtest.Menu{}) // clock skew is the fault here
 	ttl := time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second
 	clocks := make([]sim.Clock, s.Clients)
 	for i := range clocks {
@@ -200,7 +179,7 @@ func leaseRun(t *rapid.T, clientClock bool) (check.Report, string) {
 	w, clients := newWorld(s.Seed, 0, clocks, func(int) dblock.ClientConfig {
 		return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: ttl, ClientClock: clientClock, Retry: rt}
 	})
-	s.Work(w, clients)
+	s.Apply(w, clients, nil)
 	var offs []time.Duration
 	for _, c := range clocks {
 		offs = append(offs, c.Offset)

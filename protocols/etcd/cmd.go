@@ -22,8 +22,8 @@ const (
 
 var cmdNames = [...]string{"noop", "LeaseGrant", "LeaseRevoke", "Txn", "Range", "Range", "DeleteRange"}
 
-// cmd is a client request as it travels through the log. It is never changed
-// once made: followers and the trace share it.
+// cmd is a client request as it travels through the log. Each log, disk and
+// delivery holds its own copy (wire.go).
 type cmd struct {
 	Kind    cmdKind
 	Key     string // Txn, Get, Delete: the key; GetPred: the prefix

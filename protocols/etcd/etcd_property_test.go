@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -25,18 +26,21 @@ import (
 // world is a drawn run: the schedule and the network's loss, duplication and
 // reordering (Raft tolerates all three; etcd's clients see them as timeouts).
 type world struct {
-	simtest.Schedule
+	simtest.Case
 	net sim.Link
 }
 
 func (w world) String() string {
-	return fmt.Sprintf("%s; network loss %.2f dup %.2f reorder %.2f", w.Schedule, w.net.Loss, w.net.Dup, w.net.Reorder)
+	return fmt.Sprintf("%s; network loss %.2f dup %.2f reorder %.2f", w.Case, w.net.Loss, w.net.Dup, w.net.Reorder)
 }
 
-// draw draws a schedule of the given fault kinds and, when lossy, a network that
+// members are the cluster: e1 (the first leader), e2, e3.
+var members = []string{"e1", "e2", "e3"}
+
+// draw draws a case with faults from the menu and, when lossy, a network that
 // loses, duplicates and reorders up to 5% of messages each.
-func draw(t *rapid.T, kinds []string, lossy bool) world {
-	w := world{Schedule: simtest.Draw(t, kinds), net: sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}}
+func draw(t *rapid.T, m simtest.Menu, lossy bool) world {
+	w := world{Case: simtest.Draw(t, members, m), net: sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}}
 	if lossy {
 		p := func(name string) float64 { return float64(rapid.IntRange(0, 5).Draw(t, name)) / 100 }
 		w.net.Loss, w.net.Dup, w.net.Reorder = p("loss_pct"), p("dup_pct"), p("reorder_pct")
@@ -48,50 +52,28 @@ func run(s world, fencing bool) check.Report {
 	return check.Check(runTrace(s, fencing), check.Options{})
 }
 
-// runTrace runs a drawn world: 3 members, the clients, the resource db. Fault
-// kinds: pause (a client), crash-client, crash-member (crash and restart; e1 leads
-// a fresh cluster, so a crash of e1 early is a leader failure, and later crashes
-// hit whoever leads then as often as a follower), pause-member, partition (one
-// member from the other two).
+// runTrace runs a drawn world: 3 members, the clients, the resource db. A crash
+// restarts the process later (e1 leads a fresh cluster, so a crash of e1 early
+// is a leader failure, and later crashes hit whoever leads then as often as a
+// follower); a partition cuts a member off from the other two.
 func runTrace(s world, fencing bool) *sim.Trace {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 15 * time.Second, MaxQueue: 10_000}})
-	var members []sim.ProcID
-	for i := range 3 {
-		members = append(members, sim.ProcID(i))
+	var ids []sim.ProcID
+	for i := range members {
+		ids = append(ids, sim.ProcID(i))
 	}
-	for i := range 3 {
-		w.AddProcess(fmt.Sprintf("e%d", i+1), "etcd", sim.Clock{}, etcd.NewMember(etcd.MemberConfig{Members: members}))
+	for _, name := range members {
+		w.AddProcess(name, "etcd", sim.Clock{}, etcd.NewMember(etcd.MemberConfig{Members: ids}))
 	}
 	var clients []sim.ProcID
 	for i := range s.Clients {
-		order := []sim.ProcID{members[i%3], members[(i+1)%3], members[(i+2)%3]}
+		order := []sim.ProcID{ids[i%3], ids[(i+1)%3], ids[(i+2)%3]}
 		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{},
 			etcd.NewClient(etcd.ClientConfig{Members: order, Fencing: fencing, TTL: 2 * time.Second})))
 	}
 	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: fencing}))
 	w.Network().SetDefault(s.net)
-	s.Work(w, clients)
-	others := func(p int) []sim.ProcID {
-		return append(append([]sim.ProcID{}, members[:p]...), members[p+1:]...)
-	}
-	for _, f := range s.Faults {
-		at, end := sim.Time(f.At), sim.Time(f.At+f.Dur)
-		switch f.Kind {
-		case "pause":
-			w.Schedule(at, sim.Action{Kind: sim.ActPause, Proc: clients[f.Proc%len(clients)], Dur: f.Dur})
-		case "crash-client":
-			w.Schedule(at, sim.Action{Kind: sim.ActCrash, Proc: clients[f.Proc%len(clients)]})
-			w.Schedule(end, sim.Action{Kind: sim.ActRestart, Proc: clients[f.Proc%len(clients)]})
-		case "crash-member":
-			w.Schedule(at, sim.Action{Kind: sim.ActCrash, Proc: members[f.Proc]})
-			w.Schedule(end, sim.Action{Kind: sim.ActRestart, Proc: members[f.Proc]})
-		case "pause-member":
-			w.Schedule(at, sim.Action{Kind: sim.ActPause, Proc: members[f.Proc], Dur: f.Dur})
-		case "partition":
-			w.Schedule(at, sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{members[f.Proc]}, B: others(f.Proc)})
-			w.Schedule(end, sim.Action{Kind: sim.ActHeal})
-		}
-	}
+	s.Apply(w, clients, members)
 	return w.Run()
 }
 
@@ -102,7 +84,8 @@ func violations(rep check.Report, name string) []check.Violation {
 
 func TestPropertyRevisionFencingKeepsTheResourceSafe(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := draw(t, []string{"pause", "crash-client", "crash-member", "pause-member", "partition"}, true)
+		s := draw(t, simtest.Menu{Clients: []fault.Kind{fault.Pause, fault.Crash},
+			Servers: []fault.Kind{fault.Crash, fault.Pause, fault.Partition}}, true)
 		rep := run(s, true)
 		for _, inv := range []string{"resource-safe", "fencing-monotonic", "tokens-ordered", "grant-exclusive"} {
 			if v := violations(rep, inv); len(v) > 0 {
@@ -112,9 +95,12 @@ func TestPropertyRevisionFencingKeepsTheResourceSafe(t *testing.T) {
 	})
 }
 
+// memberFaults hit the cluster only: crashes, pauses and partitions of members.
+var memberFaults = simtest.Menu{Servers: []fault.Kind{fault.Crash, fault.Pause, fault.Partition}}
+
 func TestPropertyClusterNeverGrantsTwoLiveLeases(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := draw(t, []string{"crash-member", "pause-member", "partition"}, true)
+		s := draw(t, memberFaults, true)
 		if v := violations(run(s, false), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("grant-exclusive violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
 		}
@@ -128,7 +114,7 @@ func TestPropertyClusterNeverGrantsTwoLiveLeases(t *testing.T) {
 // clients believe at once; a lessor that expired early or renewed late would.
 func TestPropertyLiveClientsNeverBelieveTogether(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := draw(t, []string{"crash-member", "pause-member", "partition"}, false)
+		s := draw(t, memberFaults, false)
 		if v := violations(run(s, false), "mutex-belief"); len(v) > 0 {
 			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
 		}
@@ -138,7 +124,7 @@ func TestPropertyLiveClientsNeverBelieveTogether(t *testing.T) {
 // Without fencing, random pauses find the lost update of etcd-pause.
 func TestPropertyPausesWithoutFencingAreFound(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		s := world{Schedule: simtest.DrawPause(t), net: sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}}
+		s := world{Case: simtest.DrawPause(t), net: sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}}
 		if v := violations(run(s, false), "resource-safe"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}

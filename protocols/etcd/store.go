@@ -129,6 +129,7 @@ func (s *store) del(k string) {
 // first is the key under prefix with the lowest create revision.
 func (s *store) first(prefix string) (string, int64) {
 	best, rev := "", int64(0)
+	// order-free: create revisions are unique, so one key has the lowest
 	for k, x := range s.keys {
 		if strings.HasPrefix(k, prefix) && (rev == 0 || x.create < rev) {
 			best, rev = k, x.create
@@ -141,6 +142,7 @@ func (s *store) first(prefix string) (string, int64) {
 // below maxRev: the predecessor a waiter watches.
 func (s *store) lastBefore(prefix string, maxRev int64) (string, int64) {
 	best, rev := "", int64(0)
+	// order-free: create revisions are unique, so one key has the highest
 	for k, x := range s.keys {
 		if strings.HasPrefix(k, prefix) && x.create <= maxRev && x.create > rev {
 			best, rev = k, x.create

@@ -2,6 +2,7 @@ package paxos_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/locksim/locksim/protocols/paxos"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -27,7 +29,7 @@ func world(seed uint64, persist bool, proposers int, link sim.Link, cfg paxos.Pr
 	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 20 * time.Second, MaxQueue: 20_000}})
 	acc := []sim.ProcID{0, 1, 2}
 	for i := range acc {
-		w.AddProcess(fmt.Sprintf("a%d", i+1), "acceptor", sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: persist}))
+		w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: persist}))
 	}
 	var ps []sim.ProcID
 	for i := range proposers {
@@ -142,7 +144,7 @@ func TestNackEndsARoundEarly(t *testing.T) {
 		w := sim.NewWorld(sim.Config{Seed: 1})
 		acc := []sim.ProcID{0, 1, 2}
 		for i := range acc {
-			w.AddProcess(fmt.Sprintf("a%d", i+1), "acceptor", sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: true, Nack: nack}))
+			w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: true, Nack: nack}))
 		}
 		cfg := paxos.ProposerConfig{Acceptors: acc, Timeout: time.Second,
 			Retry: lockkit.Retry{Backoff: lockkit.Fixed, Delay: time.Millisecond}}
@@ -183,15 +185,17 @@ func TestPropertyOneValueChosenWithPersistentAcceptors(t *testing.T) {
 			propose(w, at, p)
 			desc += fmt.Sprintf("; proposer %d proposes at %s", p, at)
 		}
+		var crashes fault.Schedule
 		for range rapid.IntRange(0, 4).Draw(t, "crashes") {
-			p := sim.ProcID(rapid.IntRange(0, 5).Draw(t, "proc"))
-			at := time.Duration(rapid.IntRange(0, 1000).Draw(t, "crash_ms")) * time.Millisecond
-			dur := time.Duration(rapid.IntRange(1, 500).Draw(t, "down_ms")) * time.Millisecond
-			w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCrash, Proc: p})
-			w.Schedule(sim.Time(at+dur), sim.Action{Kind: sim.ActRestart, Proc: p})
-			w.Schedule(sim.Time(at+dur+time.Millisecond), sim.Action{Kind: sim.ActCommand, Proc: p, Msg: sim.Message{Op: paxos.CmdPropose}})
-			desc += fmt.Sprintf("; crash process %d at %s for %s", p, at, dur)
+			crashes = append(crashes, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 5).Draw(t, "proc")],
+				At:  time.Duration(rapid.IntRange(0, 1000).Draw(t, "crash_ms")) * time.Millisecond,
+				Dur: time.Duration(rapid.IntRange(1, 500).Draw(t, "down_ms")) * time.Millisecond})
 		}
+		crashes.Apply(w, nil)
+		for _, f := range crashes { // a restarted proposer proposes again (an acceptor ignores it)
+			propose(w, f.At+f.Dur+time.Millisecond, sim.ProcID(slices.Index(w.Names(), f.Proc)))
+		}
+		desc += "; " + crashes.String()
 		w.Schedule(sim.Time(3*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 		if r := result(w.Run(), "one-value-chosen"); len(r.Violations) > 0 {
 			t.Fatalf("one-value-chosen violated at %s: %s\n%s", r.Violations[0].At, r.Violations[0].Detail, desc)
@@ -209,14 +213,15 @@ func TestPropertyAmnesiaFindsTwoValues(t *testing.T) {
 		propose(w, 0, ps[0])
 		at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
 		propose(w, at, ps[1])
+		var restarts fault.Schedule // an acceptor crashes and restarts at once, forgetting
 		for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-			a := sim.ProcID(rapid.IntRange(0, 2).Draw(t, "acceptor"))
-			rt := time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond
-			w.Schedule(sim.Time(rt), sim.Action{Kind: sim.ActRestart, Proc: a})
+			restarts = append(restarts, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 2).Draw(t, "acceptor")],
+				At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond})
 		}
+		restarts.Apply(w, nil)
 		w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 		if r := result(w.Run(), "one-value-chosen"); len(r.Violations) > 0 {
-			t.Fatalf("seed %d: %s", seed, r.Violations[0].Detail)
+			t.Fatalf("seed %d, p2 proposes at %s; %s: %s", seed, at, restarts, r.Violations[0].Detail)
 		}
 	})
 }

@@ -308,6 +308,7 @@ func (n *Node) expireIfDue(now sim.LocalTime, k string, out *sim.Outputs) {
 func (n *Node) armExpiry(out *sim.Outputs) {
 	var first time.Duration
 	any := false
+	// order-free: the earliest deadline is the same whichever key comes first
 	for _, e := range n.keys {
 		if e.expires && (!any || e.expireAt < first) {
 			first, any = e.expireAt, true
@@ -406,7 +407,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 			continue
 		}
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: k, Grant: e.value,
-			Reason: "recovered"})
+			Reason: sim.ReasonRecovered})
 	}
 	n.zrecovered(out)
 	out.Observe(sim.Observation{Kind: sim.ObsNote, Client: sim.NoProc, By: sim.NoProc,

@@ -35,7 +35,7 @@ type at struct {
 func send(t time.Duration, m sim.Message) at {
 	return at{t, sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: m}}
 }
-func fault(t time.Duration, k sim.ActionKind, d time.Duration) at {
+func faultAt(t time.Duration, k sim.ActionKind, d time.Duration) at {
 	return at{t, sim.Action{Kind: k, Proc: 0, Dur: d}}
 }
 
@@ -128,8 +128,8 @@ func TestPersistencePolicies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := replies(t, redis.NodeConfig{Persistence: tc.policy},
 				send(0, setNXPX("a", 60000)),
-				fault(500*time.Millisecond, tc.fault, 0),
-				fault(600*time.Millisecond, sim.ActRestart, 0),
+				faultAt(500*time.Millisecond, tc.fault, 0),
+				faultAt(600*time.Millisecond, sim.ActRestart, 0),
 				send(700*time.Millisecond, get))
 			eq(t, got, []string{"+OK", tc.want})
 		})
@@ -137,16 +137,16 @@ func TestPersistencePolicies(t *testing.T) {
 	t.Run("everysec keeps the write once the second's fsync ran", func(t *testing.T) {
 		got := replies(t, redis.NodeConfig{Persistence: redis.PersistEverySec},
 			send(0, setNXPX("a", 60000)),
-			fault(1500*time.Millisecond, sim.ActPowerLoss, 0),
-			fault(1600*time.Millisecond, sim.ActRestart, 0),
+			faultAt(1500*time.Millisecond, sim.ActPowerLoss, 0),
+			faultAt(1600*time.Millisecond, sim.ActRestart, 0),
 			send(1700*time.Millisecond, get))
 		eq(t, got, []string{"+OK", "(bulk) a"})
 	})
 	t.Run("a key's absolute expiry keeps counting while the node is down", func(t *testing.T) {
 		got := replies(t, redis.NodeConfig{Persistence: redis.PersistEverySec},
 			send(0, setNXPX("a", 2000)),
-			fault(time.Second, sim.ActShutdown, 0),
-			fault(3*time.Second, sim.ActRestart, 0),
+			faultAt(time.Second, sim.ActShutdown, 0),
+			faultAt(3*time.Second, sim.ActRestart, 0),
 			send(3*time.Second+1, get))
 		eq(t, got, []string{"+OK", "(nil)"})
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -29,7 +30,7 @@ type schedule struct {
 	ttl      time.Duration
 	jitter   time.Duration
 	ops      []clientOp
-	restarts []time.Duration // node crash-and-restart times (persistence none)
+	restarts fault.Schedule // the node crashes and restarts (persistence none: empty)
 }
 
 type clientOp struct {
@@ -47,8 +48,8 @@ func (s schedule) String() string {
 			out += fmt.Sprintf(" release after %s", o.hold)
 		}
 	}
-	for _, r := range s.restarts {
-		out += fmt.Sprintf("; r1 restarts empty at %s", r)
+	if len(s.restarts) > 0 {
+		out += "; " + s.restarts.String()
 	}
 	return out
 }
@@ -70,7 +71,8 @@ func drawSchedule(t *rapid.T, faults bool) schedule {
 	}
 	if faults {
 		for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-			s.restarts = append(s.restarts, time.Duration(rapid.IntRange(0, 10_000).Draw(t, "restart_ms"))*time.Millisecond)
+			s.restarts = append(s.restarts, fault.Fault{Kind: fault.Crash, Proc: "r1", Dur: time.Millisecond,
+				At: time.Duration(rapid.IntRange(0, 10_000).Draw(t, "restart_ms")) * time.Millisecond})
 		}
 	}
 	return s
@@ -95,10 +97,7 @@ func runSchedule(s schedule, validityTimer bool) check.Report {
 				Msg: sim.Message{Op: redis.CmdRelease, Key: "L"}})
 		}
 	}
-	for _, r := range s.restarts {
-		w.Schedule(sim.Time(r), sim.Action{Kind: sim.ActCrash, Proc: node})
-		w.Schedule(sim.Time(r+time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: node})
-	}
+	s.restarts.Apply(w, nil)
 	return check.Check(w.Run(), check.Options{})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -26,32 +27,37 @@ import (
 // pauseStory is one run of the GC-pause shape: c1 takes the lock and stops before
 // it touches anything; its writes wait inside; c2 takes the lock and writes.
 type pauseStory struct {
-	ttl, pauseAt, pauseFor time.Duration
-	c2At, c2Write          time.Duration
-	preload                int
-	restartAt              time.Duration // > 0: the node crashes and restarts empty then
+	ttl           time.Duration
+	c2At, c2Write time.Duration
+	preload       int
+	// faults: c1 pauses (first); the node may crash and restart empty.
+	faults fault.Schedule
 }
 
 func (s pauseStory) String() string {
-	out := fmt.Sprintf("ttl %s; c1 pauses at %s for %s; c2 acquires at %s and writes %s later; token counter at %d",
-		s.ttl, s.pauseAt, s.pauseFor, s.c2At, s.c2Write, s.preload)
-	if s.restartAt > 0 {
-		out += fmt.Sprintf("; the node restarts empty at %s", s.restartAt)
-	}
-	return out
+	return fmt.Sprintf("ttl %s; c2 acquires at %s and writes %s later; token counter at %d; %s",
+		s.ttl, s.c2At, s.c2Write, s.preload, s.faults)
+}
+
+// pause is c1's pause, the story's first fault.
+func (s pauseStory) pause() fault.Fault { return s.faults[0] }
+
+func pauseOfC1(at, d time.Duration) fault.Fault {
+	return fault.Fault{Kind: fault.Pause, Proc: "c1", At: at, Dur: d}
 }
 
 // drawPauseStory draws any timing of the two clients (for the properties that
 // must hold whatever happens).
 func drawPauseStory(t *rapid.T, restart bool) pauseStory {
 	s := pauseStory{ttl: time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second}
-	s.pauseAt = time.Duration(rapid.IntRange(20, 500).Draw(t, "pause_at_ms")) * time.Millisecond
-	s.pauseFor = time.Duration(rapid.IntRange(100, 15_000).Draw(t, "pause_ms")) * time.Millisecond
+	s.faults = fault.Schedule{pauseOfC1(time.Duration(rapid.IntRange(20, 500).Draw(t, "pause_at_ms"))*time.Millisecond,
+		time.Duration(rapid.IntRange(100, 15_000).Draw(t, "pause_ms"))*time.Millisecond)}
 	s.c2At = time.Duration(rapid.IntRange(100, 12_000).Draw(t, "c2_at_ms")) * time.Millisecond
 	s.c2Write = time.Duration(rapid.IntRange(0, 3000).Draw(t, "c2_write_ms")) * time.Millisecond
 	s.preload = rapid.IntRange(0, 50).Draw(t, "counter")
-	if restart {
-		s.restartAt = time.Duration(rapid.IntRange(50, 8000).Draw(t, "restart_ms")) * time.Millisecond
+	if restart { // the node has no persistence: it restarts empty
+		s.faults = append(s.faults, fault.Fault{Kind: fault.Crash, Proc: "r1", Dur: time.Millisecond,
+			At: time.Duration(rapid.IntRange(50, 8000).Draw(t, "restart_ms")) * time.Millisecond})
 	}
 	return s
 }
@@ -61,9 +67,10 @@ func drawPauseStory(t *rapid.T, restart bool) pauseStory {
 // writes at some moment between the lease's end and c1's waking.
 func drawPublishedPause(t *rapid.T) pauseStory {
 	s := pauseStory{ttl: time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second}
-	s.pauseAt = time.Duration(rapid.IntRange(20, 500).Draw(t, "pause_at_ms")) * time.Millisecond
-	s.pauseFor = s.ttl + time.Duration(rapid.IntRange(500, 10_000).Draw(t, "pause_past_lease_ms"))*time.Millisecond
-	wake := s.pauseAt + s.pauseFor
+	p := pauseOfC1(time.Duration(rapid.IntRange(20, 500).Draw(t, "pause_at_ms"))*time.Millisecond,
+		s.ttl+time.Duration(rapid.IntRange(500, 10_000).Draw(t, "pause_past_lease_ms"))*time.Millisecond)
+	s.faults = fault.Schedule{p}
+	wake := p.At + p.Dur
 	s.c2At = time.Duration(rapid.Int64Range(int64(100*time.Millisecond), int64(s.ttl)).Draw(t, "c2_at"))
 	free := s.ttl + 200*time.Millisecond // the key has expired and c2's retry has come
 	s.c2Write = free - s.c2At + time.Duration(rapid.Int64Range(0, int64(wake-free-100*time.Millisecond)).Draw(t, "c2_write_after_free"))
@@ -96,22 +103,19 @@ func runPauseStory(s pauseStory, fencing bool, resources ...string) check.Report
 		update = "u1"
 	}
 	cmd(0, clients[0], sim.Message{Op: redis.CmdAcquire, Key: "L"})
+	pauseAt := s.pause().At
 	for i, r := range resources {
-		at := s.pauseAt + time.Duration(i+1)*time.Millisecond // decided during the pause: it waits inside
+		at := pauseAt + time.Duration(i+1)*time.Millisecond // decided during the pause: it waits inside
 		if i == 0 && len(resources) > 1 {
-			at = s.pauseAt - 10*time.Millisecond // the first half goes out before the pause
+			at = pauseAt - 10*time.Millisecond // the first half goes out before the pause
 		}
 		cmd(at, clients[0], write(r, update))
 	}
-	w.Schedule(sim.Time(s.pauseAt), sim.Action{Kind: sim.ActPause, Proc: clients[0], Dur: s.pauseFor})
 	cmd(s.c2At, clients[1], sim.Message{Op: redis.CmdAcquire, Key: "L"})
 	for _, r := range resources {
 		cmd(s.c2At+s.c2Write, clients[1], write(r, "u2"))
 	}
-	if s.restartAt > 0 {
-		w.Schedule(sim.Time(s.restartAt), sim.Action{Kind: sim.ActCrash, Proc: node})
-		w.Schedule(sim.Time(s.restartAt+time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: node})
-	}
+	s.faults.Apply(w, nil)
 	return check.Check(w.Run(), check.Options{})
 }
 

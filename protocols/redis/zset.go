@@ -270,7 +270,7 @@ func (n *Node) zrecovered(out *sim.Outputs) {
 		for _, member := range slices.Sorted(maps.Keys(z)) {
 			if m := z[member]; m.granted {
 				out.Observe(sim.Observation{Kind: sim.ObsStored, Client: m.owner, By: sim.NoProc, Lock: member,
-					Grant: zgrant(k), Reason: "recovered"})
+					Grant: zgrant(k), Reason: sim.ReasonRecovered})
 			}
 		}
 	}

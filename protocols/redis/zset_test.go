@@ -114,13 +114,13 @@ func TestZSetsPersist(t *testing.T) {
 	got := grants(t, redis.NodeConfig{Persistence: redis.PersistAlways},
 		send(0, zadd("NX 0 L")),
 		send(1, zadd("XX CH 1 L")),
-		fault(time.Second, sim.ActPowerLoss, 0),
-		fault(2*time.Second, sim.ActRestart, 0))
+		faultAt(time.Second, sim.ActPowerLoss, 0),
+		faultAt(2*time.Second, sim.ActRestart, 0))
 	eq(t, got, []string{"r1 grants L to d as score 1 in z with no expiry", "r1 stores L = score 1 in z"})
 	lost := replies(t, redis.NodeConfig{},
 		send(0, zadd("1 a")),
-		fault(time.Second, sim.ActCrash, 0),
-		fault(2*time.Second, sim.ActRestart, 0),
+		faultAt(time.Second, sim.ActCrash, 0),
+		faultAt(2*time.Second, sim.ActRestart, 0),
 		send(3*time.Second, zscore("a")))
 	eq(t, lost, []string{"(integer) 1", "(nil)"})
 }
@@ -132,8 +132,8 @@ func TestSetReplacesASortedSetOnDiskToo(t *testing.T) {
 	got := replies(t, redis.NodeConfig{Persistence: redis.PersistAlways},
 		send(0, zadd("1 a")),
 		send(1, sim.Message{Op: redis.OpSet, Key: "z", Value: "v"}),
-		fault(time.Second, sim.ActPowerLoss, 0),
-		fault(2*time.Second, sim.ActRestart, 0),
+		faultAt(time.Second, sim.ActPowerLoss, 0),
+		faultAt(2*time.Second, sim.ActRestart, 0),
 		send(3*time.Second, sim.Message{Op: redis.OpGet, Key: "z"}),
 		send(3*time.Second+1, zscore("a")))
 	eq(t, got, []string{"(integer) 1", "+OK", "(bulk) v", "(error) " + redis.ErrWrongType})

@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -18,16 +19,8 @@ import (
 // and the Kleppmann-antirez exchange (2016): with AOF fsync always, the algorithm
 // never grants the lock twice under crashes and restarts, partitions, message
 // delays and clock drift within its allowance; with restarts that lose the keys it
-// does. Every fault and its size is drawn by rapid, so failures shrink. rapid runs
-// 100 cases (a fifth under -short); more with -rapid.checks=N.
-
-type fault struct {
-	kind  string // "crash", "partition"
-	node  int
-	at    time.Duration
-	down  time.Duration
-	other int // partition: a client index
-}
+// does. Every fault and its size is drawn by rapid (a fault.Schedule), so failures
+// shrink. rapid runs 100 cases (a fifth under -short); more with -rapid.checks=N.
 
 type schedule struct {
 	clients   int
@@ -36,7 +29,7 @@ type schedule struct {
 	jitter    time.Duration
 	drift     []int64 // per process (5 nodes, then clients), within the allowance
 	acquires  []acquire
-	faults    []fault
+	faults    fault.Schedule
 }
 
 type acquire struct {
@@ -50,8 +43,8 @@ func (s schedule) String() string {
 	for _, a := range s.acquires {
 		out += fmt.Sprintf("; c%d acquires at %s for %s", a.client+1, a.at, a.hold)
 	}
-	for _, f := range s.faults {
-		out += fmt.Sprintf("; %s node %d (client %d) at %s for %s", f.kind, f.node, f.other, f.at, f.down)
+	if len(s.faults) > 0 {
+		out += "; " + s.faults.String()
 	}
 	return out
 }
@@ -75,31 +68,41 @@ func draw(t *rapid.T) schedule {
 			hold:   time.Duration(rapid.IntRange(0, 6000).Draw(t, "hold_ms")) * time.Millisecond,
 		})
 	}
-	kinds := []string{"crash", "partition"}
-	for range rapid.IntRange(0, 6).Draw(t, "faults") {
-		s.faults = append(s.faults, fault{
-			kind:  rapid.SampledFrom(kinds).Draw(t, "fault"),
-			node:  rapid.IntRange(0, 4).Draw(t, "node"),
-			at:    time.Duration(rapid.IntRange(0, 8000).Draw(t, "fault_at_ms")) * time.Millisecond,
-			down:  time.Duration(rapid.IntRange(0, 3000).Draw(t, "down_ms")) * time.Millisecond,
-			other: rapid.IntRange(0, s.clients-1).Draw(t, "other"),
-		})
+	// Nodes crash and restart; a client is cut off from a node.
+	var pairs [][2]string
+	for c := range s.clients {
+		for _, n := range nodes {
+			pairs = append(pairs, [2]string{client(c), n})
+		}
 	}
+	sp := fault.Space{Menu: []fault.Kind{fault.Crash, fault.Partition}, Stop: 8 * time.Second, End: 14 * time.Second, MaxFaults: 6,
+		Targets: func(k fault.Kind) fault.Targets {
+			if k == fault.Crash {
+				return fault.Targets{Procs: nodes}
+			}
+			return fault.Targets{Pairs: pairs}
+		}}
+	s.faults = sp.Draw(simtest.Rapid(t))
 	return s
 }
 
+// nodes are the five Redis nodes; the clients are c1, c2, ...
+var nodes = []string{"A", "B", "C", "D", "E"}
+
+func client(i int) string { return fmt.Sprintf("c%d", i+1) }
+
 func run(s schedule, persistence redis.Persistence) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.Limits{MaxEvents: 500_000, MaxTime: 30 * time.Second, MaxQueue: 50_000}})
-	var nodes []sim.ProcID
-	for i, n := range []string{"A", "B", "C", "D", "E"} {
-		nodes = append(nodes, w.AddProcess(n, "redis", sim.Clock{DriftPPM: s.drift[i]},
+	var ids []sim.ProcID
+	for i, n := range nodes {
+		ids = append(ids, w.AddProcess(n, "redis", sim.Clock{DriftPPM: s.drift[i]},
 			redis.NewNode(redis.NodeConfig{Persistence: persistence})))
 	}
 	cfg := redlock.DefaultConfig()
-	cfg.Nodes, cfg.Multiplex, cfg.TTL, cfg.Retry.Attempts = nodes, s.multiplex, s.ttl, 5
+	cfg.Nodes, cfg.Multiplex, cfg.TTL, cfg.Retry.Attempts = ids, s.multiplex, s.ttl, 5
 	var clients []sim.ProcID
 	for i := range s.clients {
-		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{DriftPPM: s.drift[5+i]}, redlock.New(cfg)))
+		clients = append(clients, w.AddProcess(client(i), "client", sim.Clock{DriftPPM: s.drift[5+i]}, redlock.New(cfg)))
 	}
 	w.Network().SetDefault(sim.Link{Delay: 500 * time.Microsecond, Jitter: s.jitter, Dist: sim.DelayUniform})
 	for _, a := range s.acquires {
@@ -107,17 +110,7 @@ func run(s schedule, persistence redis.Persistence) check.Report {
 		w.Schedule(sim.Time(a.at), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: redis.CmdAcquire, Key: "L"}})
 		w.Schedule(sim.Time(a.at+a.hold), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: redis.CmdRelease, Key: "L"}})
 	}
-	for _, f := range s.faults {
-		n := nodes[f.node]
-		switch f.kind {
-		case "crash":
-			w.Schedule(sim.Time(f.at), sim.Action{Kind: sim.ActCrash, Proc: n})
-			w.Schedule(sim.Time(f.at+f.down), sim.Action{Kind: sim.ActRestart, Proc: n})
-		case "partition":
-			w.Schedule(sim.Time(f.at), sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{clients[f.other]}, B: []sim.ProcID{n}})
-			w.Schedule(sim.Time(f.at+f.down), sim.Action{Kind: sim.ActHeal})
-		}
-	}
+	s.faults.Apply(w, nil)
 	return check.Check(w.Run(), check.Options{})
 }
 
@@ -150,13 +143,13 @@ func drawRestarts(t *rapid.T) schedule {
 		drift:  make([]int64, 7)}
 	s.acquires = []acquire{{client: 0, at: 0, hold: 6 * time.Second},
 		{client: 1, at: time.Duration(rapid.IntRange(500, 1900).Draw(t, "c2_at_ms")) * time.Millisecond, hold: time.Second}}
-	for n := range rapid.IntRange(0, 2).Draw(t, "cut_from_c1") {
-		s.faults = append(s.faults, fault{kind: "partition", node: n, at: 0, down: 8 * time.Second, other: 0})
+	for _, n := range nodes[:rapid.IntRange(0, 2).Draw(t, "cut_from_c1")] {
+		s.faults = append(s.faults, fault.Fault{Kind: fault.Partition, Proc: "c1", Peer: n, Dur: 8 * time.Second})
 	}
 	for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-		s.faults = append(s.faults, fault{kind: "crash", node: rapid.IntRange(0, 4).Draw(t, "node"),
-			at:   time.Duration(rapid.IntRange(100, 1900).Draw(t, "restart_at_ms")) * time.Millisecond,
-			down: time.Duration(rapid.IntRange(0, 100).Draw(t, "down_ms")) * time.Millisecond})
+		s.faults = append(s.faults, fault.Fault{Kind: fault.Crash, Proc: nodes[rapid.IntRange(0, 4).Draw(t, "node")],
+			At:  time.Duration(rapid.IntRange(100, 1900).Draw(t, "restart_at_ms")) * time.Millisecond,
+			Dur: time.Duration(rapid.IntRange(0, 100).Draw(t, "down_ms")) * time.Millisecond})
 	}
 	return s
 }

@@ -48,8 +48,8 @@ const CmdBegin = "begin"
 
 // Decisions, as ObsDecide names them.
 const (
-	Commit = "commit"
-	Abort  = "abort"
+	Commit = sim.Commit
+	Abort  = sim.Abort
 )
 
 func decide(out *sim.Outputs, txn, d, how string) { sim.Decide(out, txn, d, how) }

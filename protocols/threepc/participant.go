@@ -113,9 +113,9 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 			return
 		}
 		p.txn = m.Key
-		vote := "no"
+		vote := sim.VoteNo
 		if p.cfg.Vote {
-			vote = "yes"
+			vote = sim.VoteYes
 		}
 		sim.Vote(out, m.Key, vote)
 		if !p.cfg.Vote {

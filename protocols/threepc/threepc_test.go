@@ -2,6 +2,7 @@ package threepc_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/threepc"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -32,7 +34,7 @@ func world(seed uint64, gap time.Duration, link sim.Link) *sim.World {
 				peers = append(peers, q)
 			}
 		}
-		w.AddProcess(fmt.Sprintf("p%d", i+1), "participant", sim.Clock{}, threepc.NewParticipant(threepc.ParticipantConfig{
+		w.AddProcess(fmt.Sprintf("p%d", i+1), sim.RoleParticipant, sim.Clock{}, threepc.NewParticipant(threepc.ParticipantConfig{
 			Coordinator: coord, Peers: peers, Vote: true}))
 	}
 	w.Network().SetDefault(link)
@@ -75,24 +77,23 @@ func TestPropertyCrashStopIsNonblockingAndAgrees(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		w := world(seed, time.Duration(rapid.IntRange(0, 30).Draw(t, "gap_ms"))*time.Millisecond,
 			sim.Link{Delay: time.Millisecond, Jitter: 2 * time.Millisecond, Dist: sim.DelayUniform})
-		co := time.Duration(rapid.IntRange(100, 300).Draw(t, "coordinator_crash_ms")) * time.Millisecond
-		w.Schedule(sim.Time(co), sim.Action{Kind: sim.ActCrash, Proc: coord})
-		desc := fmt.Sprintf("seed %d, coordinator crash at %s", seed, co)
+		// Crash-stop: the coordinator does not come back; a participant may,
+		// from its log.
+		faults := fault.Schedule{{Kind: fault.Crash, Proc: "co", Dur: fault.Forever,
+			At: time.Duration(rapid.IntRange(100, 300).Draw(t, "coordinator_crash_ms")) * time.Millisecond}}
 		if rapid.Bool().Draw(t, "participant_crash") {
-			p := sim.ProcID(rapid.IntRange(1, 3).Draw(t, "participant"))
-			pt := time.Duration(rapid.IntRange(100, 3000).Draw(t, "participant_crash_ms")) * time.Millisecond
-			w.Schedule(sim.Time(pt), sim.Action{Kind: sim.ActCrash, Proc: p})
-			desc += fmt.Sprintf(", p%d crash at %s", p, pt)
+			f := fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(1, 3).Draw(t, "participant")],
+				At: time.Duration(rapid.IntRange(100, 3000).Draw(t, "participant_crash_ms")) * time.Millisecond, Dur: fault.Forever}
 			if rapid.Bool().Draw(t, "participant_recovers") { // from its log
-				back := pt + time.Duration(rapid.IntRange(1, 6000).Draw(t, "down_ms"))*time.Millisecond
-				w.Schedule(sim.Time(back), sim.Action{Kind: sim.ActRestart, Proc: p})
-				desc += fmt.Sprintf(", back at %s", back)
+				f.Dur = time.Duration(rapid.IntRange(1, 6000).Draw(t, "down_ms")) * time.Millisecond
 			}
+			faults = append(faults, f)
 		}
+		faults.Apply(w, nil)
 		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
 		for _, inv := range []string{"commit-agreement", "nonblocking"} {
 			if r, _ := rep.Result(inv); len(r.Violations) > 0 {
-				t.Fatalf("%s violated at %s: %s\n%s", inv, r.Violations[0].At, r.Violations[0].Detail, desc)
+				t.Fatalf("%s violated at %s: %s\nseed %d; %s", inv, r.Violations[0].At, r.Violations[0].Detail, seed, faults)
 			}
 		}
 	})
@@ -104,21 +105,16 @@ func TestPropertyPartitionsFindDisagreement(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		w := world(seed, time.Duration(rapid.IntRange(0, 30).Draw(t, "gap_ms"))*time.Millisecond, fixed())
-		from := time.Duration(rapid.IntRange(100, 300).Draw(t, "partition_ms")) * time.Millisecond
-		side := rapid.IntRange(1, 3).Draw(t, "with_coordinator") // p1..p<side-1> stay with co
-		var a, b []sim.ProcID
-		a = append(a, coord)
-		for p := sim.ProcID(1); p <= 3; p++ {
-			if int(p) < side {
-				a = append(a, p)
-			} else {
-				b = append(b, p)
-			}
-		}
-		w.Schedule(sim.Time(from), sim.Action{Kind: sim.ActPartition, A: a, B: b})
+		// The coordinator's side keeps p1..p<side-1>; it never heals.
+		p := fault.Fault{Kind: fault.Partition, Dur: fault.Forever,
+			At: time.Duration(rapid.IntRange(100, 300).Draw(t, "partition_ms")) * time.Millisecond}
+		side := rapid.IntRange(1, 3).Draw(t, "with_coordinator")
+		names := []string{"co", "p1", "p2", "p3"}
+		p.Proc, p.Peer = strings.Join(names[:side], ","), strings.Join(names[side:], ",")
+		fault.Schedule{p}.Apply(w, nil)
 		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
 		if r, _ := rep.Result("commit-agreement"); len(r.Violations) > 0 {
-			t.Fatalf("seed %d, partition %v | %v at %s: %s", seed, a, b, from, r.Violations[0].Detail)
+			t.Fatalf("seed %d; %s: %s", seed, p, r.Violations[0].Detail)
 		}
 	})
 }

@@ -38,8 +38,8 @@ const CmdBegin = "begin"
 
 // Decisions, as ObsDecide names them.
 const (
-	Commit = "commit"
-	Abort  = "abort"
+	Commit = sim.Commit
+	Abort  = sim.Abort
 )
 
 // Disk records.

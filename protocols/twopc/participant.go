@@ -100,9 +100,9 @@ func (p *Participant) prepare(txn string, out *sim.Outputs) {
 		p.st = pInit // a new transaction; the last one is decided
 	}
 	p.txn = txn
-	vote := "no"
+	vote := sim.VoteNo
 	if p.cfg.Vote {
-		vote = "yes"
+		vote = sim.VoteYes
 	}
 	sim.Vote(out, txn, vote)
 	if !p.cfg.Vote {

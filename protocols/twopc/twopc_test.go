@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/protocols/twopc"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -33,7 +34,7 @@ func world(seed uint64, votes3 bool, cooperative bool) *sim.World {
 				peers = append(peers, q)
 			}
 		}
-		w.AddProcess(fmt.Sprintf("p%d", i+1), "participant", sim.Clock{}, twopc.NewParticipant(twopc.ParticipantConfig{
+		w.AddProcess(fmt.Sprintf("p%d", i+1), sim.RoleParticipant, sim.Clock{}, twopc.NewParticipant(twopc.ParticipantConfig{
 			Coordinator: coord, Peers: peers, Vote: i < 2 || votes3, Cooperative: cooperative}))
 	}
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
@@ -125,33 +126,26 @@ func TestPropertyTwoPCNeverDisagrees(t *testing.T) {
 		w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: 3 * time.Millisecond, Dist: sim.DelayUniform,
 			Loss: float64(rapid.IntRange(0, 10).Draw(t, "loss_pct")) / 100})
 		begin(w, 100*time.Millisecond)
-		var desc string
+		// Crashes (with recovery, or crash-stop) and partitions of one process
+		// from the other three, around the transaction's start.
+		var faults fault.Schedule
 		for range rapid.IntRange(1, 4).Draw(t, "faults") {
-			p := sim.ProcID(rapid.IntRange(0, 3).Draw(t, "proc"))
-			from := time.Duration(rapid.IntRange(90, 400).Draw(t, "at_ms")) * time.Millisecond
-			dur := time.Duration(rapid.IntRange(10, 5000).Draw(t, "dur_ms")) * time.Millisecond
+			f := fault.Fault{Proc: w.Names()[rapid.IntRange(0, 3).Draw(t, "proc")],
+				At:  time.Duration(rapid.IntRange(90, 400).Draw(t, "at_ms")) * time.Millisecond,
+				Dur: time.Duration(rapid.IntRange(10, 5000).Draw(t, "dur_ms")) * time.Millisecond}
 			switch kind := rapid.SampledFrom([]string{"crash", "crash-forever", "partition"}).Draw(t, "fault"); kind {
-			case "crash", "crash-forever":
-				at(w, from, sim.Action{Kind: sim.ActCrash, Proc: p})
-				if kind == "crash" {
-					at(w, from+dur, sim.Action{Kind: sim.ActRestart, Proc: p})
-				}
-			case "partition":
-				var rest []sim.ProcID
-				for q := range sim.ProcID(4) {
-					if q != p {
-						rest = append(rest, q)
-					}
-				}
-				at(w, from, sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{p}, B: rest})
-				at(w, from+dur, sim.Action{Kind: sim.ActHeal})
+			case "crash-forever":
+				f.Kind, f.Dur = fault.Crash, fault.Forever
+			default:
+				f.Kind = fault.Kind(kind)
 			}
-			desc += fmt.Sprintf("; fault on %d at %s for %s", p, from, dur)
+			faults = append(faults, f)
 		}
+		faults.Apply(w, nil)
 		at(w, 20*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
 		if r, _ := rep.Result("commit-agreement"); len(r.Violations) > 0 {
-			t.Fatalf("commit-agreement violated at %s: %s\nseed %d%s", r.Violations[0].At, r.Violations[0].Detail, seed, desc)
+			t.Fatalf("commit-agreement violated at %s: %s\nseed %d; %s", r.Violations[0].At, r.Violations[0].Detail, seed, faults)
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/zookeeper"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -24,37 +25,29 @@ import (
 // (ZooKeeper's default is 2 s), so that sessions expire and leaders fail over
 // several times within each 12 s run.
 
-func run(s simtest.Schedule, fencing bool) check.Report {
+// servers are the ensemble: z1 (the first leader), z2, z3.
+var servers = []string{"z1", "z2", "z3"}
+
+// run runs a drawn case: the ensemble, the clients and the resource db. A
+// partition cuts a server off from the other two.
+func run(s simtest.Case, fencing bool) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 12 * time.Second, MaxQueue: 10_000}})
-	var servers []sim.ProcID
-	for i := range 3 {
-		servers = append(servers, sim.ProcID(i))
+	var ids []sim.ProcID
+	for i := range servers {
+		ids = append(ids, sim.ProcID(i))
 	}
-	for i := range 3 {
-		w.AddProcess(fmt.Sprintf("z%d", i+1), "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: servers, Tick: 100 * time.Millisecond}))
+	for _, name := range servers {
+		w.AddProcess(name, "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: ids, Tick: 100 * time.Millisecond}))
 	}
 	var clients []sim.ProcID
 	for i := range s.Clients {
-		order := []sim.ProcID{servers[i%3], servers[(i+1)%3], servers[(i+2)%3]}
+		order := []sim.ProcID{ids[i%3], ids[(i+1)%3], ids[(i+2)%3]}
 		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{},
 			zookeeper.NewClient(zookeeper.ClientConfig{Servers: order, Fencing: fencing, SessionTimeout: 2 * time.Second})))
 	}
 	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: fencing}))
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform})
-	s.Work(w, clients)
-	for _, f := range s.Faults {
-		switch f.Kind {
-		case "pause":
-			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPause, Proc: clients[f.Proc%len(clients)], Dur: f.Dur})
-		case "crash-server":
-			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActCrash, Proc: servers[f.Proc]})
-			w.Schedule(sim.Time(f.At+f.Dur), sim.Action{Kind: sim.ActRestart, Proc: servers[f.Proc]})
-		case "partition":
-			w.Schedule(sim.Time(f.At), sim.Action{Kind: sim.ActPartition, A: []sim.ProcID{servers[f.Proc]},
-				B: append(append([]sim.ProcID{}, servers[:f.Proc]...), servers[f.Proc+1:]...)})
-			w.Schedule(sim.Time(f.At+f.Dur), sim.Action{Kind: sim.ActHeal})
-		}
-	}
+	s.Apply(w, clients, servers)
 	return check.Check(w.Run(), check.Options{})
 }
 
@@ -65,7 +58,7 @@ func violations(rep check.Report, name string) []check.Violation {
 
 func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := simtest.Draw(t, []string{"pause", "crash-server", "partition"})
+		s := simtest.Draw(t, servers, simtest.Menu{Clients: []fault.Kind{fault.Pause}, Servers: []fault.Kind{fault.Crash, fault.Partition}})
 		rep := run(s, true)
 		for _, inv := range []string{"resource-safe", "fencing-monotonic", "tokens-ordered", "grant-exclusive"} {
 			if v := violations(rep, inv); len(v) > 0 {
@@ -77,7 +70,7 @@ func TestPropertyCzxidFencingKeepsTheResourceSafe(t *testing.T) {
 
 func TestPropertyEnsembleNeverGrantsTwoLiveSessions(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		s := simtest.Draw(t, []string{"crash-server", "partition"})
+		s := simtest.Draw(t, servers, simtest.Menu{Servers: []fault.Kind{fault.Crash, fault.Partition}})
 		if v := violations(run(s, false), "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("grant-exclusive violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
 		}

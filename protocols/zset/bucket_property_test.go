@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/zset"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -24,27 +25,33 @@ import (
 
 type cronStory struct {
 	offsets []time.Duration // each worker's clock offset
-	fixAt   []time.Duration // when NTP steps each worker's clock back to the truth (0: never)
 	minute  []time.Duration // how far past each true hour each worker's cron fires
+	fixes   fault.Schedule  // NTP steps a worker's clock back to the truth (a clock jump)
 }
 
 func (s cronStory) String() string {
-	return fmt.Sprintf("offsets %v, corrected at %v, crons at %v past the hour", s.offsets, s.fixAt, s.minute)
+	return fmt.Sprintf("offsets %v, crons at %v past the hour; %s", s.offsets, s.minute, s.fixes)
 }
+
+func worker(i int) string { return fmt.Sprintf("w%d", i+1) }
 
 const hours = 5
 
 func drawCronStory(t *rapid.T, skew bool) cronStory {
 	var s cronStory
-	for range rapid.IntRange(2, 3).Draw(t, "workers") {
-		var off, fix time.Duration
+	for i := range rapid.IntRange(2, 3).Draw(t, "workers") {
+		var off time.Duration
 		if skew {
 			off = time.Duration(rapid.IntRange(-180, 180).Draw(t, "offset_min")) * time.Minute
 			if rapid.Bool().Draw(t, "corrected") {
-				fix = time.Duration(rapid.IntRange(1, hours*60).Draw(t, "fix_at_min")) * time.Minute
+				fix := fault.Fault{Kind: fault.ClockJump, Proc: worker(i), Mag: -off.Milliseconds(),
+					At: time.Duration(rapid.IntRange(1, hours*60).Draw(t, "fix_at_min")) * time.Minute}
+				if off != 0 {
+					s.fixes = append(s.fixes, fix)
+				}
 			}
 		}
-		s.offsets, s.fixAt = append(s.offsets, off), append(s.fixAt, fix)
+		s.offsets = append(s.offsets, off)
 		s.minute = append(s.minute, time.Duration(rapid.IntRange(1, 50).Draw(t, "cron_min"))*time.Minute)
 	}
 	return s
@@ -54,16 +61,14 @@ func runCronStory(s cronStory) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.Limits{MaxEvents: 100_000, MaxTime: (hours + 1) * time.Hour, MaxQueue: 10_000}})
 	w.AddProcess("r1", "redis", sim.Clock{}, redis.NewNode(redis.NodeConfig{}))
 	for i := range s.offsets {
-		p := w.AddProcess(fmt.Sprintf("w%d", i+1), "client", sim.Clock{Offset: s.offsets[i]},
+		p := w.AddProcess(worker(i), "client", sim.Clock{Offset: s.offsets[i]},
 			zset.New(zset.Config{Server: 0, Mode: zset.ModeBucket, Period: time.Hour, Hold: time.Minute}))
 		for h := range hours {
 			w.Schedule(sim.Time(time.Duration(h)*time.Hour+s.minute[i]), sim.Action{Kind: sim.ActCommand, Proc: p,
 				Msg: sim.Message{Op: zset.CmdAcquire, Key: "report"}})
 		}
-		if s.fixAt[i] > 0 && s.offsets[i] != 0 {
-			w.Schedule(sim.Time(s.fixAt[i]), sim.Action{Kind: sim.ActJump, Proc: p, Dur: -s.offsets[i]})
-		}
 	}
+	s.fixes.Apply(w, nil)
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
 	w.Schedule(sim.Time(hours*time.Hour), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	return check.Check(w.Run(), check.Options{})

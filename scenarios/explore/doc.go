@@ -2,18 +2,21 @@
 // them, and shrinks a schedule that breaks an invariant to the few faults that
 // matter, written back out as a scenario a person can read and replay.
 //
-// The schedule is data: a list of faults (which, when, on which process, how
-// long, how far), drawn from the run's seed alone and rendered as lines of the
-// scenario language, so that the run, the shrinking and the file written out
-// are the same thing. Nothing random hides inside the simulator.
+// The schedule is data: a fault.Schedule (which fault, when, on which process,
+// how long, how far), drawn from the run's seed alone (fault.Seeded) over the
+// template's targets, and rendered as lines of the scenario language
+// (fault.Schedule.Text), so that the run, the shrinking and the file written
+// out are the same thing. Nothing random hides inside the simulator. The
+// property tests draw the same schedules through rapid.
 //
-// The shrinker is written here rather than borrowed from rapid: rapid takes its
-// settings from process-wide test flags and writes failure files under
-// testdata/, which suits `go test` properties and not a command-line explorer.
-// It removes faults by delta debugging (Zeller and Hildebrandt, "Simplifying and
-// Isolating Failure-Inducing Input", 2002), then halves each fault's duration
-// and magnitude, keeping every change that still breaks the same invariants.
+// A failure is shrunk with fault.Shrink rather than rapid's shrinker: rapid
+// takes its settings from process-wide test flags and writes failure files
+// under testdata/, which suits `go test` properties and not a command-line
+// explorer. It removes faults by delta debugging (Zeller and Hildebrandt,
+// "Simplifying and Isolating Failure-Inducing Input", 2002), then halves each
+// fault's duration and magnitude, keeping every change that still breaks the
+// same invariants.
 //
-// May import: sim, sim/check, scenarios. No wall time here: budgets and
-// progress belong to the command line.
+// May import: sim, sim/check, sim/fault, scenarios. No wall time here: budgets
+// and progress belong to the command line.
 package explore

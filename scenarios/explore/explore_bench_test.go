@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // Benchmarks of exploration (docs/explore.md): runs per second for each preset
@@ -19,8 +20,8 @@ func BenchmarkRuns(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := &explore.Config{Template: tpl, Space: explore.Space{Menu: explore.Kinds}}
-			c.Space.Menu = c.Space.Usable(tpl)
+			c := &explore.Config{Template: tpl, Space: fault.Space{Menu: fault.Kinds}}
+			c.Space.Menu = c.Usable()
 			b.ReportAllocs()
 			seed := uint64(0)
 			for b.Loop() {
@@ -41,7 +42,7 @@ func redlockRestartEmpty(b *testing.B) *explore.Config {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &explore.Config{Template: tpl, Space: explore.Space{Menu: []explore.Kind{explore.RestartEmpty}}}
+	return &explore.Config{Template: tpl, Space: fault.Space{Menu: []fault.Kind{fault.RestartEmpty}}}
 }
 
 // runsToFind counts the runs from seed first until one fails.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // Exploration against the literature: for each configuration the literature
@@ -35,26 +36,26 @@ func template(t *testing.T, name string) *explore.Template {
 	return tpl
 }
 
-func kinds(ks ...explore.Kind) []explore.Kind { return ks }
+func kinds(ks ...fault.Kind) []fault.Kind { return ks }
 
 func TestUnsafeConfigurationsAreFoundShrunkAndReplayed(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		template string
-		menu     []explore.Kind
+		menu     []fault.Kind
 		within   int // runs
 		want     string
 	}{
-		{"single Redis restarting empty", "redis", kinds(explore.RestartEmpty), 200, "grant-exclusive"},
-		{"Redlock restarting without persistence", "redlock", kinds(explore.RestartEmpty), 200, "grant-exclusive"},
-		{"Redlock with clock jumps", "redlock", kinds(explore.ClockJump), 500, "grant-exclusive"},
-		{"ZooKeeper without fencing under pauses", "zookeeper", kinds(explore.Pause), 500, "resource-safe"},
-		{"etcd without fencing under pauses", "etcd", kinds(explore.Pause), 500, "resource-safe"},
-		{"3PC under partitions", "3pc", kinds(explore.Partition), 1000, "commit-agreement"},
-		{"Paxos with acceptor amnesia", "paxos-amnesia", kinds(explore.RestartEmpty, explore.Loss), 2000, "one-value-chosen"},
+		{"single Redis restarting empty", "redis", kinds(fault.RestartEmpty), 200, "grant-exclusive"},
+		{"Redlock restarting without persistence", "redlock", kinds(fault.RestartEmpty), 200, "grant-exclusive"},
+		{"Redlock with clock jumps", "redlock", kinds(fault.ClockJump), 500, "grant-exclusive"},
+		{"ZooKeeper without fencing under pauses", "zookeeper", kinds(fault.Pause), 500, "resource-safe"},
+		{"etcd without fencing under pauses", "etcd", kinds(fault.Pause), 500, "resource-safe"},
+		{"3PC under partitions", "3pc", kinds(fault.Partition), 1000, "commit-agreement"},
+		{"Paxos with acceptor amnesia", "paxos-amnesia", kinds(fault.RestartEmpty, fault.Loss), 2000, "one-value-chosen"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &explore.Config{Template: template(t, tc.template), Space: explore.Space{Menu: tc.menu}}
+			c := &explore.Config{Template: template(t, tc.template), Space: fault.Space{Menu: tc.menu}}
 			var found explore.Outcome
 			runs := 0
 			for seed := uint64(1); runs < tc.within && !found.Failed(); seed++ {
@@ -106,20 +107,20 @@ func TestSafeConfigurationsStaySafe(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		template string
-		menu     []explore.Kind
+		menu     []fault.Kind
 	}{
 		// Redlock's safe corner: fsync always, drift within the allowance, no
 		// clock jumps and no process pauses.
-		{"Redlock with fsync always", "redlock-fsync-always", kinds(explore.Crash, explore.RestartEmpty, explore.Partition,
-			explore.Loss, explore.Delay, explore.Drift)},
-		{"ZooKeeper with fencing", "zookeeper-fenced", kinds(explore.Pause, explore.Crash, explore.Partition)},
-		{"etcd with fencing", "etcd-fenced", kinds(explore.Pause, explore.Crash, explore.Partition)},
-		{"Paxos with persistent acceptors", "paxos", explore.Kinds},
-		{"2PC safety", "2pc", explore.Kinds},
+		{"Redlock with fsync always", "redlock-fsync-always", kinds(fault.Crash, fault.RestartEmpty, fault.Partition,
+			fault.Loss, fault.Delay, fault.Drift)},
+		{"ZooKeeper with fencing", "zookeeper-fenced", kinds(fault.Pause, fault.Crash, fault.Partition)},
+		{"etcd with fencing", "etcd-fenced", kinds(fault.Pause, fault.Crash, fault.Partition)},
+		{"Paxos with persistent acceptors", "paxos", fault.Kinds},
+		{"2PC safety", "2pc", fault.Kinds},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &explore.Config{Template: template(t, tc.template), Space: explore.Space{Menu: tc.menu}}
-			c.Space.Menu = c.Space.Usable(c.Template)
+			c := &explore.Config{Template: template(t, tc.template), Space: fault.Space{Menu: tc.menu}}
+			c.Space.Menu = c.Usable()
 			for seed := uint64(1); seed <= uint64(runs); seed++ {
 				o, err := c.Explore(seed)
 				if err != nil {
@@ -135,8 +136,8 @@ func TestSafeConfigurationsStaySafe(t *testing.T) {
 
 // The schedule is drawn from the seed alone, and a run from its schedule alone.
 func TestSchedulesAndRunsAreDeterministic(t *testing.T) {
-	c := &explore.Config{Template: template(t, "redlock"), Space: explore.Space{Menu: explore.Kinds}, Hash: true}
-	c.Space.Menu = c.Space.Usable(c.Template)
+	c := &explore.Config{Template: template(t, "redlock"), Space: fault.Space{Menu: fault.Kinds}, Hash: true}
+	c.Space.Menu = c.Usable()
 	for seed := uint64(1); seed <= 20; seed++ {
 		a, err := c.Explore(seed)
 		if err != nil {
@@ -174,10 +175,10 @@ func TestDrawnSchedulesKeepToTheirLimits(t *testing.T) {
 	for _, name := range explore.Presets() {
 		tpl := template(t, name)
 		for _, swarm := range []bool{false, true} {
-			sp := explore.Space{Menu: explore.Kinds, MaxFaults: 3, Swarm: swarm}
-			sp.Menu = sp.Usable(tpl)
+			c := &explore.Config{Template: tpl, Space: fault.Space{Menu: fault.Kinds, MaxFaults: 3, Swarm: swarm}}
+			c.Space.Menu = c.Usable()
 			for seed := uint64(1); seed <= 500; seed++ {
-				s := sp.Draw(tpl, seed)
+				s := c.Draw(seed)
 				if len(s) == 0 || len(s) > 3 {
 					t.Fatalf("%s seed %d (swarm %v): %d faults, want 1 to 3", name, seed, swarm, len(s))
 				}
@@ -187,7 +188,7 @@ func TestDrawnSchedulesKeepToTheirLimits(t *testing.T) {
 					}
 					for _, g := range s[i+1:] {
 						if overlap := f.At <= g.At+g.Dur && g.At <= f.At+f.Dur; overlap &&
-							(f.Kind == explore.Partition && g.Kind == explore.Partition ||
+							(f.Kind == fault.Partition && g.Kind == fault.Partition ||
 								f.Proc == g.Proc && isDown(f.Kind) && isDown(g.Kind)) {
 							t.Fatalf("%s seed %d: %v and %v clash", name, seed, f, g)
 						}
@@ -198,8 +199,8 @@ func TestDrawnSchedulesKeepToTheirLimits(t *testing.T) {
 	}
 }
 
-func isDown(k explore.Kind) bool {
-	return k == explore.Crash || k == explore.RestartEmpty || k == explore.Pause
+func isDown(k fault.Kind) bool {
+	return k == fault.Crash || k == fault.RestartEmpty || k == fault.Pause
 }
 
 // A template needs a workload, and explore decides where a run ends.

@@ -9,12 +9,15 @@ import (
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // Config is what an exploration checks, and how.
 type Config struct {
 	Template *Template
-	Space    Space
+	// Space is the menu, MaxFaults, MaxDrift and swarm mode; the template gives
+	// the targets and the end (its horizon).
+	Space fault.Space
 	// Invariants to check; empty: whatever decides the verdict (safety, and
 	// liveness with Liveness).
 	Invariants []string
@@ -29,7 +32,7 @@ type Config struct {
 // Outcome is one run of one schedule.
 type Outcome struct {
 	Seed     uint64
-	Schedule Schedule
+	Schedule fault.Schedule
 	Broken   []string // the invariants it broke (empty: none)
 	Detail   string   // the first violation, in words
 	At       sim.Time // when
@@ -52,21 +55,14 @@ func (c *Config) end() time.Duration {
 
 // Source is the scenario text of a run of schedule s with seed: the template, the
 // faults, the heal phase, the end.
-func (c *Config) Source(seed uint64, s Schedule, comments bool) string {
+func (c *Config) Source(seed uint64, s fault.Schedule, comments bool) string {
 	var b strings.Builder
 	b.WriteString(c.Template.Body)
 	fmt.Fprintf(&b, "\nseed %d\n", seed)
 	if len(s) > 0 {
 		b.WriteString("\n")
 	}
-	for _, f := range s {
-		if comments {
-			b.WriteString("# " + f.String() + ".\n")
-		}
-		for _, l := range f.lines(c.Template.others(f.Proc)) {
-			b.WriteString(l + "\n")
-		}
-	}
+	b.WriteString(s.Text(c.Template.Cast(), comments))
 	if c.Liveness {
 		// Every drawn fault has ended by the horizon (crashes restarted, pauses
 		// over, links restored); the heal makes sure no partition is left. Clock
@@ -84,7 +80,7 @@ func (c *Config) Source(seed uint64, s Schedule, comments bool) string {
 }
 
 // Try runs schedule s with seed and judges it.
-func (c *Config) Try(seed uint64, s Schedule) (Outcome, error) {
+func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 	src := c.Source(seed, s, false)
 	sc, err := scenarios.Parse(c.Template.Name, src)
 	if err != nil {
@@ -125,5 +121,22 @@ func (c *Config) judged(rep *check.Report) []check.Result {
 
 // Explore draws and runs the schedule of seed.
 func (c *Config) Explore(seed uint64) (Outcome, error) {
-	return c.Try(seed, c.Space.Draw(c.Template, seed))
+	return c.Try(seed, c.Draw(seed))
 }
+
+// Draw draws the schedule of seed, from the seed alone.
+func (c *Config) Draw(seed uint64) fault.Schedule { return c.space().Draw(fault.Seeded(seed)) }
+
+// Usable is the menu without kinds that have nothing to hit in the template.
+func (c *Config) Usable() []fault.Kind { return c.space().Usable() }
+
+// space is the configured space over the template's targets, its faults over
+// by its horizon.
+func (c *Config) space() fault.Space {
+	sp := c.Space
+	sp.Targets, sp.End = c.Template.Targets, c.Template.Horizon
+	return sp
+}
+
+// ms writes a duration as the scenario language's whole milliseconds.
+func ms(d time.Duration) string { return fmt.Sprintf("%dms", d.Milliseconds()) }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 //go:embed presets/*.scn
@@ -106,9 +107,9 @@ func isFaultTrigger(f []string) bool {
 	return i >= 0 && i+1 < len(f) && slices.Contains(faultVerbs, f[i+1])
 }
 
-// targets lists the processes a fault kind can hit, and for link faults the
-// pairs.
-func (t *Template) targets(k Kind) (procs []string, pairs [][2]string) {
+// Targets lists what a fault kind can hit in the template: processes, and for
+// link faults the pairs that talk.
+func (t *Template) Targets(k fault.Kind) fault.Targets {
 	var nodes, clients, resources []string
 	talking := false // do the nodes talk to each other (a replicated service, peers)?
 	for _, p := range t.Procs {
@@ -124,15 +125,16 @@ func (t *Template) targets(k Kind) (procs []string, pairs [][2]string) {
 	}
 	talking = talking || len(t.replicas) > 0
 	switch k {
-	case Crash, Pause, ClockJump, Drift, Partition:
-		return append(slices.Clone(nodes), clients...), nil
-	case RestartEmpty:
-		return nodes, nil
-	case Failover:
-		return t.replicas, nil
-	case Loss, Duplicate, Delay:
+	case fault.Crash, fault.Pause, fault.ClockJump, fault.Drift, fault.Partition:
+		return fault.Targets{Procs: append(slices.Clone(nodes), clients...)}
+	case fault.RestartEmpty:
+		return fault.Targets{Procs: nodes}
+	case fault.Failover:
+		return fault.Targets{Procs: t.replicas}
+	case fault.Loss, fault.Duplicate, fault.Delay:
 		// The pairs that talk: clients with nodes and with the resources they
 		// write to, and nodes with each other where they replicate or confer.
+		var pairs [][2]string
 		for _, c := range clients {
 			for _, n := range append(slices.Clone(nodes), resources...) {
 				pairs = append(pairs, [2]string{c, n})
@@ -145,18 +147,21 @@ func (t *Template) targets(k Kind) (procs []string, pairs [][2]string) {
 				}
 			}
 		}
-		return nil, pairs
+		return fault.Targets{Pairs: pairs}
 	}
-	return nil, nil
+	return fault.Targets{}
 }
 
-// others lists every process but p (a partition's other side).
-func (t *Template) others(p string) []string {
-	var out []string
-	for _, q := range t.Procs {
-		if q.Name != p && q.Decl != "resource" {
-			out = append(out, q.Name)
+// Cast is the template's processes as faults name them: a partition cuts a
+// process off from every other process but the protected resources (storage
+// both sides reach).
+func (t *Template) Cast() fault.Cast {
+	var c fault.Cast
+	for _, p := range t.Procs {
+		c.Names = append(c.Names, p.Name)
+		if p.Decl != "resource" {
+			c.Group = append(c.Group, p.Name)
 		}
 	}
-	return out
+	return c
 }

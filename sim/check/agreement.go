@@ -29,7 +29,7 @@ func commitAgreement(f *facts) Result {
 			if yes[o.Lock] == nil {
 				yes[o.Lock] = map[sim.ProcID]bool{}
 			}
-			yes[o.Lock][o.Proc] = o.Name == "yes"
+			yes[o.Lock][o.Proc] = o.Name == sim.VoteYes
 		case sim.ObsDecide:
 			r.Applicable = true
 			for _, d := range decided[o.Lock] {
@@ -40,7 +40,7 @@ func commitAgreement(f *facts) Result {
 					break
 				}
 			}
-			if o.Name == "commit" {
+			if o.Name == sim.Commit {
 				ps, ok := members[o.Lock]
 				if !ok {
 					ps = f.participants()
@@ -79,7 +79,7 @@ func sides(f *facts, ds []decision, name string) string {
 }
 
 // txnParticipants are the processes a transaction's begin names (all of role
-// "participant" when it names none).
+// sim.RoleParticipant when it names none).
 func (f *facts) txnParticipants(o *sim.Observation) []sim.ProcID {
 	if o.Text == "" {
 		return f.participants()
@@ -95,8 +95,8 @@ func (f *facts) txnParticipants(o *sim.Observation) []sim.ProcID {
 	return ps
 }
 
-// participants are the processes of role "participant".
-func (f *facts) participants() []sim.ProcID { return f.ofRole("participant") }
+// participants are the processes of role sim.RoleParticipant.
+func (f *facts) participants() []sim.ProcID { return f.ofRole(sim.RoleParticipant) }
 
 // ofRole lists the processes of a role.
 func (f *facts) ofRole(role string) []sim.ProcID {

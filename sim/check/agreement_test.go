@@ -19,9 +19,9 @@ import (
 // "acceptor"). Each step is an observation by its Proc, or a crash when Kind is 0.
 func agreementWorld(acceptors bool, end time.Duration, steps ...step) *sim.Trace {
 	w := sim.NewWorld(sim.Config{})
-	names, role := []string{"co", "p1", "p2", "p3"}, "participant"
+	names, role := []string{"co", "p1", "p2", "p3"}, sim.RoleParticipant
 	if acceptors {
-		names, role = []string{"pr", "a1", "a2", "a3"}, "acceptor"
+		names, role = []string{"pr", "a1", "a2", "a3"}, sim.RoleAcceptor
 	}
 	for i, n := range names {
 		r := role

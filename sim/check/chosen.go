@@ -32,7 +32,7 @@ func chosenValues(f *facts) (map[string][]chosenValue, bool) {
 		value  string
 	}
 	accepted := map[ballot]map[sim.ProcID]bool{}
-	acceptors := len(f.ofRole("acceptor"))
+	acceptors := len(f.ofRole(sim.RoleAcceptor))
 	chosen := map[string][]chosenValue{}
 	seen := false
 	f.walk(func(o *sim.Observation) {

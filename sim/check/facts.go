@@ -278,7 +278,7 @@ func (f *facts) buildLedger() {
 			f.withdraw(open, o.Service, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
 				o.At, o.Event, withdrawalText(f, o))
 		case sim.ObsStored:
-			if o.Reason != "recovered" {
+			if o.Reason != sim.ReasonRecovered {
 				return
 			}
 			found := false

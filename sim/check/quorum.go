@@ -59,7 +59,7 @@ func quorumBacked(f *facts) Result {
 				stored[o.Proc] = map[string]string{}
 			}
 			stored[o.Proc][o.Lock] = o.Grant
-			if o.Reason == "recovered" {
+			if o.Reason == sim.ReasonRecovered {
 				if recovered[o.Proc] == nil {
 					recovered[o.Proc] = map[string]bool{}
 				}

@@ -1,6 +1,6 @@
 // Package simtest holds test support shared by the protocol packages' tests.
 //
-// May import: sim, the standard library and pgregory.net/rapid.
+// May import: sim, sim/fault, the standard library and pgregory.net/rapid.
 package simtest
 
 import (

@@ -1,70 +1,91 @@
 package simtest
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
 )
 
-// Fault is one fault of a drawn schedule: its kind (the test's own vocabulary:
-// pause, crash-server, partition, ...), which process (an index the test maps),
-// when, and for how long.
-type Fault struct {
-	Kind string
-	Proc int
-	At   time.Duration
-	Dur  time.Duration
+// Rapid is a fault.Source that draws through rapid: each choice of a schedule
+// is a labelled draw rapid records, so it can remove a fault and shrink its
+// time, duration and magnitude.
+func Rapid(t *rapid.T) fault.Source { return rapidSource{t} }
+
+type rapidSource struct{ t *rapid.T }
+
+func (r rapidSource) IntN(label string, n int64) int64 {
+	return rapid.Int64Range(0, n-1).Draw(r.t, label)
 }
 
-// Schedule is a lock property test's random run: clients that each acquire at
-// their start, read and write the resource during their hold, and release; and
-// the faults.
-type Schedule struct {
-	Seed    uint64 // the world's seed: message delays, election timeouts
+// Case is a lock property test's drawn run: clients c1, c2, ... that each
+// acquire L at their start, read and write the resource db during their hold,
+// and release; and the faults.
+type Case struct {
+	// Seed seeds what the kernel draws itself (message delays on a link with
+	// jitter, election timeouts); the faults are drawn apart, through rapid.
+	Seed    uint64
 	Clients int
 	Starts  []time.Duration
 	Holds   []time.Duration
-	Faults  []Fault
+	Faults  fault.Schedule
 }
 
-func (s Schedule) String() string {
-	out := fmt.Sprintf("seed %d: %d clients starting at %v holding %v", s.Seed, s.Clients, s.Starts, s.Holds)
-	for _, f := range s.Faults {
-		out += fmt.Sprintf("; %s %d at %s for %s", f.Kind, f.Proc, f.At, f.Dur)
+func (c Case) String() string {
+	out := fmt.Sprintf("seed %d: %d clients starting at %v holding %v", c.Seed, c.Clients, c.Starts, c.Holds)
+	if len(c.Faults) > 0 {
+		out += "; " + c.Faults.String()
 	}
 	return out
 }
 
-// Draw draws 2 or 3 clients and 1 to 4 faults of the given kinds on processes 0-2.
-func Draw(t *rapid.T, kinds []string) Schedule {
-	s := Schedule{Seed: rapid.Uint64().Draw(t, "seed"), Clients: rapid.IntRange(2, 3).Draw(t, "clients")}
-	for range s.Clients {
-		s.Starts = append(s.Starts, ms(rapid.IntRange(100, 2000).Draw(t, "start_ms")))
-		s.Holds = append(s.Holds, ms(rapid.IntRange(500, 5000).Draw(t, "hold_ms")))
+// Menu is the faults a lock property test draws: the kinds that hit the
+// clients, and those that hit the servers.
+type Menu struct {
+	Clients, Servers []fault.Kind
+	MaxClients       int // from 2 to this many clients (3 when 0)
+}
+
+// Draw draws 2 or more clients, when each starts and how long it holds, and 1
+// to 4 faults from the menu on the clients and on servers.
+func Draw(t *rapid.T, servers []string, m Menu) Case {
+	c := Case{Seed: rapid.Uint64().Draw(t, "world_seed"), Clients: rapid.IntRange(2, cmp.Or(m.MaxClients, 3)).Draw(t, "clients")}
+	var clients []string
+	for i := range c.Clients {
+		clients = append(clients, fmt.Sprintf("c%d", i+1))
+		c.Starts = append(c.Starts, ms(rapid.IntRange(100, 2000).Draw(t, "start_ms")))
+		c.Holds = append(c.Holds, ms(rapid.IntRange(500, 5000).Draw(t, "hold_ms")))
 	}
-	for range rapid.IntRange(1, 4).Draw(t, "faults") {
-		s.Faults = append(s.Faults, Fault{
-			Kind: rapid.SampledFrom(kinds).Draw(t, "fault"),
-			Proc: rapid.IntRange(0, 2).Draw(t, "proc"),
-			At:   ms(rapid.IntRange(200, 5000).Draw(t, "fault_at_ms")),
-			Dur:  ms(rapid.IntRange(100, 6000).Draw(t, "fault_ms")),
-		})
-	}
-	return s
+	// Faults fall while the clients work (they start from 100 ms to 2 s and hold
+	// for up to 5 s): each starts from 200 ms to 5 s, and is over by 11 s.
+	sp := fault.Space{Menu: slices.Concat(m.Clients, m.Servers), Start: 200 * time.Millisecond, Stop: 5 * time.Second, End: 11 * time.Second, Targets: func(k fault.Kind) fault.Targets {
+		var procs []string
+		if slices.Contains(m.Clients, k) {
+			procs = append(procs, clients...)
+		}
+		if slices.Contains(m.Servers, k) {
+			procs = append(procs, servers...)
+		}
+		return fault.Targets{Procs: procs}
+	}}
+	c.Faults = sp.Draw(Rapid(t))
+	return c
 }
 
 // DrawPause draws the shape of the published pause failure (Kleppmann 2016;
 // Jepsen on etcd 3.4.3), its times random: c1 holds first, and its process
 // stops during its hold (after its read, before its writes) for longer than a
 // 2 s session or lease; c2 queues behind it and works with the lock meanwhile.
-func DrawPause(t *rapid.T) Schedule {
-	return Schedule{Seed: rapid.Uint64().Draw(t, "seed"), Clients: 2,
+func DrawPause(t *rapid.T) Case {
+	return Case{Seed: rapid.Uint64().Draw(t, "world_seed"), Clients: 2,
 		Starts: []time.Duration{100 * time.Millisecond, ms(rapid.IntRange(200, 600).Draw(t, "c2_start_ms"))},
 		Holds:  []time.Duration{3 * time.Second, ms(rapid.IntRange(5500, 7000).Draw(t, "c2_hold_ms"))},
-		Faults: []Fault{{Kind: "pause", Proc: 0,
+		Faults: fault.Schedule{{Kind: fault.Pause, Proc: "c1",
 			At:  ms(rapid.IntRange(1000, 1700).Draw(t, "pause_at_ms")),
 			Dur: ms(rapid.IntRange(3500, 5500).Draw(t, "pause_ms"))}},
 	}
@@ -72,22 +93,25 @@ func DrawPause(t *rapid.T) Schedule {
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
-// Work schedules each client's commands: acquire L at its start; read the
-// resource db 30% into its hold and write at 60% and 90% (a paused client's
-// write goes out when it wakes); release at the end of its hold.
-func (s Schedule) Work(w *sim.World, clients []sim.ProcID) {
-	cmd := func(at time.Duration, c sim.ProcID, op, key string) {
-		w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: op, Key: key}})
+// Apply schedules the case in w: each client's commands (acquire L at its
+// start; read the resource db 30% into its hold and write at 60% and 90%, a
+// paused client's write going out when it wakes; release at the end of its
+// hold), and the faults, a partition cutting a server off from the other
+// servers.
+func (c Case) Apply(w *sim.World, clients []sim.ProcID, servers []string) {
+	cmd := func(at time.Duration, p sim.ProcID, op, key string) {
+		w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: p, Msg: sim.Message{Op: op, Key: key}})
 	}
-	for i, c := range clients {
-		cmd(s.Starts[i], c, "acquire", "L")
+	for i, p := range clients {
+		cmd(c.Starts[i], p, "acquire", "L")
 		for _, f := range []float64{0.3, 0.6, 0.9} {
 			op := "read"
 			if f > 0.5 {
 				op = "write"
 			}
-			cmd(s.Starts[i]+time.Duration(float64(s.Holds[i])*f), c, op, "db")
+			cmd(c.Starts[i]+time.Duration(float64(c.Holds[i])*f), p, op, "db")
 		}
-		cmd(s.Starts[i]+s.Holds[i], c, "release", "L")
+		cmd(c.Starts[i]+c.Holds[i], p, "release", "L")
 	}
+	c.Faults.Apply(w, servers)
 }

@@ -1,12 +1,13 @@
-package explore
+package fault
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
 
-// Kind is a kind of fault, as --faults names it.
+// Kind is a kind of fault, as explore's --faults names it.
 type Kind string
 
 // The fault menu.
@@ -16,14 +17,14 @@ const (
 	Pause        Kind = "pause"         // the process stops for Dur (a GC pause, a frozen VM)
 	ClockJump    Kind = "clock-jump"    // its wall clock jumps by Mag ms
 	Drift        Kind = "drift"         // its clock drifts by Mag ppm from then on
-	Partition    Kind = "partition"     // it is cut off from every other process for Dur
+	Partition    Kind = "partition"     // it is cut off from Peer (or everyone else) for Dur
 	Loss         Kind = "loss"          // the link Proc<->Peer loses Mag per mille of messages for Dur
 	Duplicate    Kind = "duplicate"     // the link duplicates Mag per mille of messages for Dur
 	Delay        Kind = "delay"         // the link takes Mag ms more for Dur
 	Failover     Kind = "failover"      // a replica is promoted
 )
 
-// Kinds is the whole menu, in the order --help lists it.
+// Kinds is the whole menu, in the order explore's --help lists it.
 var Kinds = []Kind{Crash, RestartEmpty, Pause, ClockJump, Drift, Partition, Loss, Duplicate, Delay, Failover}
 
 // ParseKinds reads a comma-separated menu.
@@ -36,99 +37,111 @@ func ParseKinds(s string) ([]Kind, error) {
 			found = found || m == k
 		}
 		if !found {
-			return nil, fmt.Errorf("unknown fault %q (faults are: %s)", w, kindList(Kinds))
+			return nil, fmt.Errorf("unknown fault %q (faults are: %s)", w, KindList(Kinds, ", "))
 		}
 		out = append(out, k)
 	}
 	return out, nil
 }
 
-func kindList(ks []Kind) string {
+// KindList joins kinds with sep.
+func KindList(ks []Kind, sep string) string {
 	s := make([]string, len(ks))
 	for i, k := range ks {
 		s[i] = string(k)
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(s, sep)
 }
+
+// Forever is the duration of a fault that never ends: a crash-stop failure (no
+// restart), a partition never healed, a pause never resumed. The explorer never
+// draws it: every fault it draws is over by the heal phase.
+const Forever time.Duration = -1
 
 // Fault is one fault of a schedule.
 type Fault struct {
 	Kind Kind
-	Proc string        // the process (one end, for a link fault)
-	Peer string        // the other end of a link fault
-	At   time.Duration // when (whole milliseconds)
-	Dur  time.Duration // how long (whole milliseconds; 0 for an instant fault)
+	// Proc is the process the fault hits; one end of a link fault; one side of a
+	// partition (names joined by commas, as the scenario language writes a side).
+	Proc string
+	// Peer is the other end of a link fault, or the other side of a partition
+	// ("": every other process of the cast's Group).
+	Peer string
+	At   time.Duration // when (the explorer draws whole milliseconds)
+	Dur  time.Duration // how long (0 for an instant fault; Forever: it never ends)
 	Mag  int64         // how far: clock jump ms (signed), drift ppm (signed), per mille, delay ms
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%dms", d.Milliseconds()) }
-
-// lines renders the fault in the scenario language; others lists the processes
-// a partition cuts the victim off from.
-func (f Fault) lines(others []string) []string {
-	at := "at " + ms(f.At) + " "
-	end := "at " + ms(f.At+f.Dur) + " "
-	switch f.Kind {
-	case Crash:
-		return []string{at + "crash " + f.Proc, end + "restart " + f.Proc}
-	case RestartEmpty:
-		return []string{at + "power-loss " + f.Proc, end + "restart " + f.Proc}
-	case Pause:
-		return []string{at + "pause " + f.Proc + " for=" + ms(f.Dur)}
-	case ClockJump:
-		return []string{fmt.Sprintf("%sclock-jump %s %+dms", at, f.Proc, f.Mag)}
-	case Drift:
-		return []string{fmt.Sprintf("%sclock-drift %s %d", at, f.Proc, f.Mag)}
-	case Partition:
-		return []string{at + "partition " + f.Proc + " | " + strings.Join(others, ","), end + "heal"}
-	case Loss, Duplicate:
-		key := "loss"
-		if f.Kind == Duplicate {
-			key = "dup"
-		}
-		return []string{fmt.Sprintf("%slink %s %s %s=%g", at, f.Proc, f.Peer, key, float64(f.Mag)/1000),
-			end + "link " + f.Proc + " " + f.Peer}
-	case Delay:
-		return []string{fmt.Sprintf("%slink %s %s extra-delay=%dms", at, f.Proc, f.Peer, f.Mag), end + "link " + f.Proc + " " + f.Peer}
-	case Failover:
-		return []string{at + "failover " + f.Proc}
-	}
-	return nil
-}
-
-// String says what the fault does, for the narration of a found scenario.
+// String says what the fault does, for a found scenario's narration and a
+// property test's failure.
 func (f Fault) String() string {
 	at, d := ms(f.At), ms(f.Dur)
 	switch f.Kind {
 	case Crash:
+		if f.Dur == Forever {
+			return fmt.Sprintf("%s crashes at %s and stays down", f.Proc, at)
+		}
 		return fmt.Sprintf("%s crashes at %s and restarts %s later (with what it had written to disk)", f.Proc, at, d)
 	case RestartEmpty:
+		if f.Dur == Forever {
+			return fmt.Sprintf("%s loses power at %s and stays down", f.Proc, at)
+		}
 		return fmt.Sprintf("%s loses power at %s and restarts %s later, with only what it had fsynced", f.Proc, at, d)
 	case Pause:
+		if f.Dur == Forever {
+			return fmt.Sprintf("%s stops at %s for good (a GC pause, a frozen VM)", f.Proc, at)
+		}
 		return fmt.Sprintf("%s stops for %s at %s (a GC pause, a frozen VM)", f.Proc, d, at)
 	case ClockJump:
 		return fmt.Sprintf("%s's wall clock jumps by %+dms at %s", f.Proc, f.Mag, at)
 	case Drift:
 		return fmt.Sprintf("%s's clock starts drifting by %+d ppm at %s", f.Proc, f.Mag, at)
 	case Partition:
-		return fmt.Sprintf("%s is cut off from everyone at %s for %s", f.Proc, at, d)
+		from := "everyone"
+		if f.Peer != "" {
+			from = f.Peer
+		}
+		return fmt.Sprintf("%s is cut off from %s at %s %s", f.Proc, from, at, lasting(f.Dur))
 	case Loss:
-		return fmt.Sprintf("the link %s<->%s loses %.1f%% of messages from %s for %s", f.Proc, f.Peer, float64(f.Mag)/10, at, d)
+		return fmt.Sprintf("the link %s<->%s loses %.1f%% of messages from %s %s", f.Proc, f.Peer, float64(f.Mag)/10, at, lasting(f.Dur))
 	case Duplicate:
-		return fmt.Sprintf("the link %s<->%s duplicates %.1f%% of messages from %s for %s", f.Proc, f.Peer, float64(f.Mag)/10, at, d)
+		return fmt.Sprintf("the link %s<->%s duplicates %.1f%% of messages from %s %s", f.Proc, f.Peer, float64(f.Mag)/10, at, lasting(f.Dur))
 	case Delay:
-		return fmt.Sprintf("the link %s<->%s takes %dms longer from %s for %s", f.Proc, f.Peer, f.Mag, at, d)
+		return fmt.Sprintf("the link %s<->%s takes %dms longer from %s %s", f.Proc, f.Peer, f.Mag, at, lasting(f.Dur))
 	case Failover:
 		return fmt.Sprintf("%s is promoted at %s (failover)", f.Proc, at)
 	}
 	return string(f.Kind)
 }
 
+func lasting(d time.Duration) string {
+	if d == Forever {
+		return "for the rest of the run"
+	}
+	return "for " + ms(d)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%dms", d.Milliseconds()) }
+
 // Schedule is a run's faults, in the order drawn.
 type Schedule []Fault
 
+// String says what each fault does, in order.
+func (s Schedule) String() string {
+	out := make([]string, len(s))
+	for i, f := range s {
+		out[i] = f.String()
+	}
+	return strings.Join(out, "; ")
+}
+
 // window is the time a fault holds: [At, At+Dur].
-func (f Fault) window() (time.Duration, time.Duration) { return f.At, f.At + f.Dur }
+func (f Fault) window() (time.Duration, time.Duration) {
+	if f.Dur == Forever {
+		return f.At, math.MaxInt64
+	}
+	return f.At, f.At + f.Dur
+}
 
 // clashes reports whether two faults would interfere in ways the narration
 // cannot tell: two down-times of one process (a second crash of a process that
