@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -80,7 +81,8 @@ func protocols() []string {
 
 func buildRedisNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 	p, _ := redis.ParsePersistence(a.oneOf("persistence", "none", redis.PersistenceNames()...))
-	cfg := redis.NodeConfig{Persistence: p, Service: a.name("service", "", "service"), ReplLag: a.dur("repl-lag", 0)}
+	cfg := redis.NodeConfig{Persistence: p, Service: a.name("service", "", "service"), ReplLag: a.dur("repl-lag", 0),
+		MonotonicExpiry: a.oneOf("expiry", "wall", "wall", "monotonic") == "monotonic"}
 	if _, ok := a.kv["replica-of"]; ok {
 		cfg.Replica, cfg.Master = true, ref("replica-of", "redis", false)[0]
 	} else {
@@ -101,9 +103,11 @@ func buildRedisNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 }
 
 func buildRedisClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	acquire := a.oneOf("acquire", "set-nx-px", "set-nx-px", "setnx-expire", "setnx-stamp-del", "setnx-stamp-getset")
 	cfg := redis.ClientConfig{
 		Server:        ref("server", "redis", false)[0],
-		SetNXExpire:   a.oneOf("acquire", "set-nx-px", "set-nx-px", "setnx-expire") == "setnx-expire",
+		SetNXExpire:   acquire == "setnx-expire",
+		Stamp:         map[string]redis.StampLock{"setnx-stamp-del": redis.StampDel, "setnx-stamp-getset": redis.StampGetSet}[acquire],
 		PlainDel:      a.oneOf("release", "compare-and-delete", "compare-and-delete", "del") == "del",
 		ValidityTimer: a.onOff("validity-timer", false),
 		TTL:           a.dur("ttl", 10*time.Second),
@@ -130,7 +134,10 @@ func redisRetry(retry, jitter time.Duration, attempts int) lockkit.Retry {
 }
 
 func buildResource(a *args, _ refFunc) func(sim.Env) sim.Process {
-	return resource.New(resource.Config{Fencing: a.onOff("fencing", false)})
+	// fencing=on checks every operation's token; writes-only checks writes'
+	// only; lock-value is antirez's check-and-set against the lock's value.
+	f := a.oneOf("fencing", "off", "off", "on", "writes-only", "lock-value")
+	return resource.New(resource.Config{Fencing: f == "on" || f == "writes-only", WritesOnly: f == "writes-only", LockValue: f == "lock-value"})
 }
 
 func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
@@ -150,6 +157,20 @@ func buildRedlockClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		cfg.Retry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: wait}
 	}
 	cfg.Retry.Attempts = int(a.int("attempts", 0, 0, 1_000_000))
+	// The published mistakes, each beside its fix (the default).
+	cfg.FullTTLValidity = a.oneOf("validity", "elapsed", "elapsed", "full-ttl") == "full-ttl"
+	cfg.UnlockGrantedOnly = a.oneOf("unlock", "all", "all", "granted-only") == "granted-only"
+	cfg.Extend = redlock.ExtendMode(slices.Index(redlock.ExtendModes(), a.oneOf("extend", redlock.ExtendModes()[0], redlock.ExtendModes()...)))
+	cfg.Fencing = redlock.Fencing(slices.Index(redlock.FencingNames(), a.oneOf("fencing", "off", redlock.FencingNames()...)))
+	if _, ok := a.kv["counter"]; ok {
+		cfg.Counter = ref("counter", "redis", false)[0]
+	} else {
+		a.allowed = append(a.allowed, "counter")
+		if cfg.Fencing == redlock.FencingCounter && a.first == nil {
+			a.fail(a.kv["fencing"].col, "fencing=counter needs counter=NODE, the node that keeps the token counter",
+				"declare a redis node for the counter, apart from the lock nodes, and write counter=T")
+		}
+	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds, at least 1")
 	}

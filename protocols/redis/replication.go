@@ -130,7 +130,7 @@ func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
 func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out *sim.Outputs) {
 	switch r.Op {
 	case recSet:
-		e := entry{value: r.Value, expires: r.HasN, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
+		e := entry{value: r.Value, expires: r.HasN, expireAt: n.fromWall(now, time.Duration(r.N)), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
 		n.keys[r.Key] = e
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})
 		n.persist(r.Key, e, out)
