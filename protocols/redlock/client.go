@@ -338,9 +338,13 @@ func (c *Client) finishExtend(now sim.LocalTime, out *sim.Outputs) {
 		c.st = holding
 		c.belief.Start(out, c.env.ID, c.lock, c.value, validity, c.tok.max, c.tok.has)
 	}
-	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
+	ob := sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
 		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
-		Text: fmt.Sprintf("%d of %d nodes (extended)", n, len(c.cfg.Nodes))})
+		Text: fmt.Sprintf("%d of %d nodes (extended)", n, len(c.cfg.Nodes))}
+	if n < c.majority() {
+		ob.Reason = "no majority, counted as enough"
+	}
+	out.Observe(ob)
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
 		Value: int64(validity / time.Millisecond)})
 	out.SetTimer(timerValidity, validity)
