@@ -215,14 +215,14 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 		}
 		return sim.Message{Op: ReplyBulk, Value: e.value}
 	case OpGetSet:
-		// The new value has no TTL (GETSET clears it, as SET does). Only the old
-		// SETNX page's lock sends GETSET in the model: a lock key stays the lock,
-		// now with the setter's value, and a key it creates is a lock taken.
+		// The new value has no TTL (GETSET clears it, as SET does). The node
+		// cannot tell a takeover from a loser's overwrite (only the stamp in
+		// the reply can): the old SETNX page's clients report their own grants.
 		reply := sim.Message{Op: ReplyNil}
 		if exists {
 			reply = sim.Message{Op: ReplyBulk, Value: e.value}
 		}
-		n.store(now, from, k, entry{value: m.Value, owner: from, lock: !exists || e.lock}, out)
+		n.store(now, from, k, entry{value: m.Value, owner: from}, out)
 		return reply
 	case OpDel:
 		if isZSet {

@@ -64,7 +64,7 @@ func (c *Client) stampReply(now sim.LocalTime, op string, m sim.Message, out *si
 	switch op {
 	case OpSetNX:
 		if m.Op == ReplyInt && m.N == 1 {
-			c.becomeHolder(now, out)
+			c.stampHolder(now, out)
 			return
 		}
 		c.request(sim.Message{Op: OpGet, Key: c.lock}, out) // taken: is it expired?
@@ -85,11 +85,23 @@ func (c *Client) stampReply(now sim.LocalTime, op string, m sim.Message, out *si
 		c.tryStamp(now, out)
 	case OpGetSet:
 		if m.Op == ReplyNil || m.Op == ReplyBulk && stampExpired(now, m.Value) {
-			c.becomeHolder(now, out)
+			c.stampHolder(now, out)
 			return
 		}
 		c.failAttempt("GETSET returned a stamp that has not expired: another client took it first", out)
 	}
+}
+
+// stampHolder makes the client the holder. The lock's promise is the stamp,
+// which only the clients read: the client reports the grant its protocol
+// concluded, for the node's service, until its stamp by its own clock (after a
+// SETNX, a renewal of the node's grant, which has no expiry; after a GETSET
+// takeover, a grant the node could not have told from a loser's overwrite).
+func (c *Client) stampHolder(now sim.LocalTime, out *sim.Outputs) {
+	ms, _ := stampOf(c.value)
+	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: c.env.Names[c.cfg.Server], Client: c.env.ID, By: sim.NoProc,
+		Lock: c.lock, Grant: c.value, Window: max(time.Duration(ms-wallMs(now))*time.Millisecond, 0)})
+	c.becomeHolder(now, out)
 }
 
 // releaseStamp is the page's release: DEL the key, but only if the client's own
@@ -99,5 +111,9 @@ func (c *Client) releaseStamp(now sim.LocalTime, out *sim.Outputs) {
 		out.Observe(c.note("%s's stamp %s has passed: it does not DEL %s", c.env.Name, c.value, c.lock))
 		return
 	}
+	// It gives back the grant it reported (the node reports the end of a
+	// grant it made itself when the DEL arrives).
+	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: c.env.Names[c.cfg.Server], Client: c.env.ID, By: c.env.ID,
+		Lock: c.lock, Grant: c.value, Reason: sim.ReasonReleased})
 	out.Send(c.cfg.Server, sim.Message{Op: OpDel, Key: c.lock, ID: c.reqID})
 }
