@@ -1,0 +1,337 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/sim/simtest"
+)
+
+// Property tests of the Redis, Redlock and protected-resource mistakes of issue
+// 19 (docs/protocols/redis.md and redlock.md, "Common mistakes"): each mistake
+// the literature calls unsafe is FOUND by random schedules, and each fix stays
+// safe over 1,000 of them (10 rounds of rapid's 100; a fifth under -short; more
+// with -rapid.checks=N). Each story is a scenario written in the language with
+// every time, delay and size drawn by rapid, so a finding shrinks to a small
+// scenario and is judged by the checker like any run.
+
+// runDrawn parses and runs a drawn scenario, failing the property on a parse
+// error (a bug in the template, not a finding).
+func runDrawn(t *rapid.T, src string) *Result {
+	s, err := Parse("drawn.scn", src)
+	if err != nil {
+		t.Fatalf("template does not parse: %v\n%s", err, src)
+	}
+	return Run(s, RunOptions{})
+}
+
+// status is the named invariant's status in a run.
+func status(r *Result, name string) string {
+	res, _ := r.Report.Result(name)
+	return res.Status()
+}
+
+// violatedIn fails the property (a finding) if any named invariant is violated.
+func violatedIn(t *rapid.T, r *Result, src string, names ...string) {
+	for _, n := range names {
+		if res, _ := r.Report.Result(n); len(res.Violations) > 0 {
+			t.Fatalf("%s violated: %s\nscenario:\n%s", n, res.Violations[0].Detail, src)
+		}
+	}
+}
+
+func drawMs(t *rapid.T, label string, lo, hi int) string {
+	return fmt.Sprintf("%dms", rapid.IntRange(lo, hi).Draw(t, label))
+}
+
+// Mistake 1. The old SETNX page's stamp lock: c1 crashes holding it; c2 and c3
+// try after its stamp has passed, at drawn times, over links of drawn delays,
+// and c3 may be descheduled for a drawn while after its GET.
+func stampStory(t *rapid.T, acquire string, skew bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redis\nseed 1\nbound 60s\nnode r1 redis\n")
+	for _, c := range []string{"c1", "c2", "c3"} {
+		fmt.Fprintf(&b, "client %s redis-lock server=r1 acquire=%s retry=%s validity-timer=on\n", c, acquire, drawMs(t, c+"_retry", 100, 500))
+		fmt.Fprintf(&b, "link %s r1 delay=%dus\n", c, rapid.IntRange(100, 3000).Draw(t, c+"_delay_us"))
+	}
+	b.WriteString("at 0s c1 acquire L ttl=2s\nat 500ms crash c1\n")
+	fmt.Fprintf(&b, "at %s c2 acquire L ttl=2s\nat %s c3 acquire L ttl=2s\n", drawMs(t, "c2_at", 1500, 3000), drawMs(t, "c3_at", 1500, 3000))
+	if rapid.Bool().Draw(t, "c3_pauses") {
+		fmt.Fprintf(&b, "at %s pause c3 for=%s\n", drawMs(t, "c3_pause_at", 1500, 3000), drawMs(t, "c3_pause", 1, 20))
+	}
+	if skew {
+		fmt.Fprintf(&b, "at 1s clock-jump c3 +%s\n", drawMs(t, "c3_ahead", 100, 10_000))
+	}
+	fmt.Fprintf(&b, "at %s c2 release L\nat %s c3 release L\nrun until=7s\n", drawMs(t, "c2_release", 3000, 6000), drawMs(t, "c3_release", 3000, 6000))
+	return b.String()
+}
+
+func TestPropertyStampLockDelRaceIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := stampStory(t, "setnx-stamp-del", false)
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
+	})
+}
+
+func TestPropertyStampLockGetSetIsSafeWhileClocksAgree(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := stampStory(t, "setnx-stamp-getset", false)
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive")
+	})
+}
+
+func TestPropertyStampLockGetSetWithAClockAheadIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := stampStory(t, "setnx-stamp-getset", true)
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
+	})
+}
+
+const fiveNodes = "node A redis%[1]s\nnode B redis%[1]s\nnode C redis%[1]s\nnode D redis%[1]s\nnode E redis%[1]s\n"
+
+// Mistake 2a. c1 stalls for a drawn while in the middle of its sequential
+// round; c2 tries at a drawn time.
+func stallStory(t *rapid.T, validity string) string {
+	var b strings.Builder
+	delay := rapid.IntRange(100, 2000).Draw(t, "delay_us")
+	fmt.Fprintf(&b, "protocol redlock\nseed 1\nbound 60s\nnetwork delay=%dus\n", delay)
+	fmt.Fprintf(&b, fiveNodes, "")
+	fmt.Fprintf(&b, "client c1 redlock nodes=A,B,C,D,E validity=%s attempts=1\n", validity)
+	fmt.Fprintf(&b, "client c2 redlock nodes=A,B,C,D,E validity=%s retry=%s\n", validity, drawMs(t, "retry", 50, 500))
+	// The stall falls inside c1's round (ten hops of the network delay): a
+	// pause after it holds the lock is another story (redlock-gc-pause).
+	fmt.Fprintf(&b, "at 0s c1 acquire L ttl=2s\nat %dus pause c1 for=%s\n", rapid.IntRange(0, 8*delay).Draw(t, "stall_at_us"), drawMs(t, "stall", 1, 3000))
+	fmt.Fprintf(&b, "at %s c2 acquire L ttl=2s\nat 6s c1 release L\nat 6s c2 release L\nrun until=7s\n", drawMs(t, "c2_at", 1, 5000))
+	return b.String()
+}
+
+func TestPropertyRedlockWithoutElapsedCheckIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := stallStory(t, "full-ttl")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
+	})
+}
+
+func TestPropertyRedlockElapsedCheckIsSafe(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := stallStory(t, "elapsed")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive", "quorum-backed")
+	})
+}
+
+// Mistake 2b. c1's links to some nodes are slow (drawn), its round may fail;
+// c2 wants the lock from a drawn time. Unlocking only the nodes that said OK
+// leaves keys that make the lock unavailable for most of a TTL; unlocking every
+// instance never does (FIFO links: the delete follows the SET).
+func slowLinksStory(t *rapid.T, unlock string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redlock\nseed 1\nbound 60s\nnetwork delay=500us\n")
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		if rapid.Bool().Draw(t, "slow_"+n) {
+			fmt.Fprintf(&b, "link c1 %s delay=%s\n", n, drawMs(t, "delay_"+n, 30, 300))
+		}
+	}
+	fmt.Fprintf(&b, fiveNodes, "")
+	fmt.Fprintf(&b, "client c1 redlock nodes=A,B,C,D,E mode=multiplex attempts=1 unlock=%s\n", unlock)
+	fmt.Fprintf(&b, "client c2 redlock nodes=A,B,C,D,E mode=multiplex retry=100ms retry-mode=fixed unlock=%s\n", unlock)
+	fmt.Fprintf(&b, "at 0s c1 acquire L ttl=5s\nat 2s c1 release L\nat %s c2 acquire L ttl=5s\nat 7s c2 release L\nrun until=8s\n", drawMs(t, "c2_at", 500, 2000))
+	return b.String()
+}
+
+func TestPropertyRedlockUnlockGrantedOnlyLeavesTheLockUnavailable(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := slowLinksStory(t, "granted-only")
+		if u, _ := runDrawn(t, src).Report.Metric("unavailable_max_ms"); u >= 2500 {
+			t.Fatalf("the lock was unavailable for %.0f ms at a stretch\nscenario:\n%s", u, src)
+		}
+	})
+}
+
+func TestPropertyRedlockUnlockAllKeepsTheLockAvailable(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := slowLinksStory(t, "all")
+		r := runDrawn(t, src)
+		if u, _ := r.Report.Metric("unavailable_max_ms"); u > 400 {
+			t.Fatalf("the lock was unavailable for %.0f ms at a stretch\nscenario:\n%s", u, src)
+		}
+		violatedIn(t, r, src, "mutex-belief", "grant-exclusive")
+	})
+}
+
+// Mistake 3. c1 holds the lock; the network may cut it off from some nodes and
+// c2 off from others; c1 extends at a drawn time, possibly after its validity
+// ended; c2 tries at a drawn time.
+func extendStory(t *rapid.T, extend string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redlock\nseed 1\nbound 60s\nnetwork delay=500us\n")
+	fmt.Fprintf(&b, fiveNodes, "")
+	fmt.Fprintf(&b, "client c1 redlock nodes=A,B,C,D,E extend=%s\n", extend)
+	fmt.Fprintf(&b, "client c2 redlock nodes=A,B,C,D,E extend=%s retry=%s\n", extend, drawMs(t, "retry", 50, 500))
+	b.WriteString("at 0s c1 acquire L ttl=2s\n")
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		switch rapid.IntRange(0, 2).Draw(t, "cut_"+n) {
+		case 1:
+			fmt.Fprintf(&b, "at %s partition c1 | %s\n", drawMs(t, "cut_at_"+n, 100, 1500), n)
+		case 2:
+			fmt.Fprintf(&b, "at 0s partition c2 | %s\n", n)
+		}
+	}
+	fmt.Fprintf(&b, "at %s c1 extend\nat %s c2 acquire L ttl=2s\nat 7s c1 release L\nat 8s c2 release L\nrun until=9s\n",
+		drawMs(t, "extend_at", 500, 4000), drawMs(t, "c2_at", 100, 4000))
+	return b.String()
+}
+
+func TestPropertyRedlockExtendBySetIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := extendStory(t, "set")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
+	})
+}
+
+func TestPropertyRedlockExtendOnAnyNodeIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := extendStory(t, "any-node")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
+	})
+}
+
+func TestPropertyRedlockCompareAndExtendIsSafe(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := extendStory(t, "compare-and-extend")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive", "quorum-backed")
+	})
+}
+
+// Mistake 4. Clients reach drawn majorities, the nodes' counters start at drawn
+// values (earlier holders reached different nodes), and a holder may pause past
+// its lease before its write.
+func tokenStory(t *rapid.T, fencing string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redlock\nseed 1\nbound 60s\nnetwork delay=500us\n")
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		fmt.Fprintf(&b, "node %s redis preload=token:L=%d\n", n, rapid.IntRange(0, 20).Draw(t, "counter_"+n))
+	}
+	fmt.Fprintf(&b, "node T redis persistence=always preload=token:L=%d\n", rapid.IntRange(0, 20).Draw(t, "counter_T"))
+	b.WriteString("resource db fencing=on\n")
+	for i := 1; i <= 3; i++ {
+		c := fmt.Sprintf("c%d", i)
+		fmt.Fprintf(&b, "client %s redlock nodes=A,B,C,D,E fencing=%s counter=T retry=100ms\n", c, fencing)
+		for _, n := range []string{"A", "B", "C", "D", "E"} {
+			if rapid.IntRange(0, 3).Draw(t, c+"_cut_"+n) == 0 {
+				fmt.Fprintf(&b, "at 0s partition %s | %s\n", c, n)
+			}
+		}
+		at := rapid.IntRange(0, 6000).Draw(t, c+"_at_ms")
+		fmt.Fprintf(&b, "at %dms %s acquire L ttl=1s\n", at, c)
+		if rapid.Bool().Draw(t, c+"_pauses") {
+			fmt.Fprintf(&b, "at %dms pause %s for=%s\n", at+200, c, drawMs(t, c+"_pause", 100, 3000))
+		}
+		fmt.Fprintf(&b, "at %dms %s write db\nat %dms %s release L\n", at+300, c, at+700, c)
+	}
+	b.WriteString("run until=12s\n")
+	return b.String()
+}
+
+func TestPropertyRedlockTokensFromNodeCountersAreFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := tokenStory(t, "max-of-nodes")
+		violatedIn(t, runDrawn(t, src), src, "tokens-ordered")
+	})
+}
+
+func TestPropertyRedlockTokensFromOneCounterAreOrdered(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := tokenStory(t, "counter")
+		violatedIn(t, runDrawn(t, src), src, "tokens-ordered", "resource-safe", "fencing-monotonic")
+	})
+}
+
+// Mistake 5. c1 holds the lock on a drawn majority; drawn nodes' wall clocks
+// jump forward by drawn amounts; c2 tries at a drawn time.
+func jumpStory(t *rapid.T, expiry string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redlock\nseed 1\nbound 60s\nnetwork delay=500us\n")
+	fmt.Fprintf(&b, fiveNodes, " expiry="+expiry)
+	b.WriteString("client c1 redlock nodes=A,B,C,D,E attempts=1\nclient c2 redlock nodes=A,B,C,D,E attempts=1\n")
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		switch rapid.IntRange(0, 2).Draw(t, "cut_"+n) {
+		case 1:
+			fmt.Fprintf(&b, "at 0s partition c1 | %s\n", n)
+		case 2:
+			fmt.Fprintf(&b, "at 0s partition c2 | %s\n", n)
+		}
+		if rapid.Bool().Draw(t, "jump_"+n) {
+			fmt.Fprintf(&b, "at %s clock-jump %s +%s\n", drawMs(t, "jump_at_"+n, 100, 3000), n, drawMs(t, "jump_by_"+n, 100, 20_000))
+		}
+	}
+	fmt.Fprintf(&b, "at 0s c1 acquire L ttl=5s\nat %s c2 acquire L ttl=5s\nrun until=12s\n", drawMs(t, "c2_at", 200, 6000))
+	return b.String()
+}
+
+func TestPropertyWallClockExpiryUnderAJumpIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := jumpStory(t, "wall")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
+	})
+}
+
+func TestPropertyMonotonicExpiryIsSafeUnderJumps(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := jumpStory(t, "monotonic")
+		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive", "quorum-backed")
+	})
+}
+
+// Mistakes 6 and 7. Kleppmann's pause on one Redis node with a token counter:
+// c1 may read before it pauses; c2 takes the lock, reads, and writes at drawn
+// times; c1 wakes at a drawn time.
+func pauseStory(t *rapid.T, fencing string, c1Reads bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redis\nseed 1\nbound 60s\nnode r1 redis preload=token:L=32\n")
+	for _, c := range []string{"c1", "c2"} {
+		fmt.Fprintf(&b, "client %s redis-lock server=r1 fencing=incr validity-timer=on retry=200ms\n", c)
+	}
+	fmt.Fprintf(&b, "resource db fencing=%s\nat 0s c1 acquire L ttl=2s\n", fencing)
+	if c1Reads {
+		b.WriteString("at 100ms c1 read db\n")
+	}
+	fmt.Fprintf(&b, "at 500ms pause c1 for=%s\nat 600ms c1 write db\n", drawMs(t, "pause", 100, 8000))
+	c2 := rapid.IntRange(100, 4000).Draw(t, "c2_at_ms")
+	read := c2 + rapid.IntRange(0, 3000).Draw(t, "c2_read_after_ms")
+	fmt.Fprintf(&b, "at %dms c2 acquire L ttl=2s\nat %dms c2 read db\nat %dms c2 write db\nrun until=12s\n",
+		c2, read, read+rapid.IntRange(0, 2000).Draw(t, "c2_write_after_ms"))
+	return b.String()
+}
+
+func TestPropertyFencingOnWritesOnlyIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := pauseStory(t, "writes-only", false)
+		violatedIn(t, runDrawn(t, src), src, "resource-safe")
+	})
+}
+
+func TestPropertyFencingEveryOperationIsSafe(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := pauseStory(t, "on", rapid.Bool().Draw(t, "c1_reads"))
+		violatedIn(t, runDrawn(t, src), src, "resource-safe", "fencing-monotonic")
+	})
+}
+
+func TestPropertyLockValueLoneStaleWriteIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		src := pauseStory(t, "lock-value", false)
+		violatedIn(t, runDrawn(t, src), src, "resource-safe")
+	})
+}
+
+// The lock-value check-and-set refuses a stale holder that marked the storage
+// before the new holder did (antirez's case), whatever the timing.
+func TestPropertyLockValueRefusesAHolderThatMarkedFirst(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		src := pauseStory(t, "lock-value", true)
+		violatedIn(t, runDrawn(t, src), src, "resource-safe")
+	})
+}
