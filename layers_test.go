@@ -39,7 +39,8 @@ var allowed = map[string][]string{
 	"sim/simtest": {"sim", "sim/fault"},
 	"tui/layout":  {"sim", "sim/check"},
 	"protocols/":  {"sim", "protocols/lockkit"}, // every protocol may build on the lock-client kit
-	"scenarios":   {"sim", "sim/check", "tui/layout", "protocols/"},
+	// scenarios reads fault verbs from sim/fault (the one text form of a fault).
+	"scenarios": {"sim", "sim/check", "sim/fault", "tui/layout", "protocols/"},
 	// explore draws fault schedules over scenarios: pure like sim (no wall time).
 	"scenarios/explore": {"sim", "sim/check", "sim/fault", "scenarios"},
 	"tui":               {"sim", "sim/check", "tui/layout", "scenarios"},
