@@ -140,6 +140,11 @@ func (r *Registry) add(k Kind) error {
 	}
 	a, rec := dryArgs(k.Decl)
 	k.Build(a)
+	for i := range *rec {
+		if (*rec)[i].Form == "" { // read as text its Build checks itself
+			(*rec)[i].Form = "VALUE"
+		}
+	}
 	r.args[k.Decl+" "+k.Name] = *rec
 	r.kinds = append(r.kinds, k)
 	return nil
