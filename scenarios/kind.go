@@ -38,6 +38,14 @@ type Kind struct {
 	// termination. The explorer puts link faults between processes that talk.
 	TalksTo []string
 
+	// Background says, for the docs and the TUI's quiet view, which of its
+	// processes' traffic only keeps something alive (pings, keepalives,
+	// heartbeats): the protocol marks those messages as it sends them
+	// (sim.Message.InBackground) and those timers (sim.BackgroundTimers), and
+	// the catalogue's runs are checked to agree: a kind sends background
+	// traffic if and only if it says so here. "" for none.
+	Background string
+
 	// Verbs are the commands its processes take: `at 1s c1 acquire L`, or for
 	// a fault verb `at 1s failover r2`.
 	Verbs []Verb

@@ -96,3 +96,34 @@ func TestKindArgumentsAreDescribed(t *testing.T) {
 		}
 	}
 }
+
+// A kind says whether its processes send background traffic (Kind.Background),
+// and the protocol marks it as it sends it: over the whole catalogue, the kinds
+// whose processes sent a background message or fired a background timer are
+// exactly those that say so.
+func TestBackgroundTrafficIsDeclared(t *testing.T) {
+	seen := map[string]bool{}
+	ran := map[string]bool{}
+	for _, s := range catalogue(t) {
+		res := Run(s, RunOptions{})
+		for _, d := range s.procs {
+			ran[d.kind.Name] = true
+		}
+		for i := range res.Trace.Len() {
+			e := res.Trace.Event(i)
+			if e.Proc >= 0 && int(e.Proc) < len(s.procs) && res.Trace.Background(e) {
+				seen[s.procs[e.Proc].kind.Name] = true
+			}
+		}
+	}
+	for _, k := range Builtins().Kinds() {
+		switch {
+		case !ran[k.Name]:
+			t.Errorf("no catalogue scenario declares a %s", k.Name)
+		case seen[k.Name] && k.Background == "":
+			t.Errorf("%s sends background traffic, and its Kind.Background does not say so", k.Name)
+		case !seen[k.Name] && k.Background != "":
+			t.Errorf("%s says it sends background traffic (%s), and no catalogue run shows any", k.Name, k.Background)
+		}
+	}
+}

@@ -14,9 +14,11 @@ import (
 // lease, for-update, cas).
 func dbKinds() []Kind {
 	return []Kind{
-		{Name: "db", Decl: DeclNode, Role: "db", Protocol: "db", Build: buildDBNode},
+		{Name: "db", Decl: DeclNode, Role: "db", Protocol: "db", Build: buildDBNode,
+			Background: "the answers to a client's keepalive pings"},
 		{Name: "db-lock", Decl: DeclClient, Role: RoleClient, Protocol: "db", Build: buildDBClient,
-			Verbs: lockVerbs(acquireVerb("set the lease where the client is declared: ttl=10s (mode=lease)"), updateVerb)},
+			Background: "keepalive pings while a statement waits or a FOR UPDATE transaction is open",
+			Verbs:      lockVerbs(acquireVerb("set the lease where the client is declared: ttl=10s (mode=lease)"), updateVerb)},
 	}
 }
 

@@ -10,9 +10,11 @@ import (
 // etcd: a cluster's members and the concurrency package's lock.
 func etcdKinds() []Kind {
 	return []Kind{
-		{Name: "etcd", Decl: DeclNode, Role: "etcd", Protocol: "etcd", Build: buildEtcdMember},
+		{Name: "etcd", Decl: DeclNode, Role: "etcd", Protocol: "etcd", Build: buildEtcdMember,
+			Background: "Raft heartbeats (an empty MsgApp) and their answers, lease keepalives forwarded to the leader and their answers"},
 		{Name: "etcd-lock", Decl: DeclClient, Role: RoleClient, Protocol: "etcd", Build: buildEtcdClient,
-			Verbs: lockVerbs(acquireVerb("set the lease where the client is declared: ttl=5s"))},
+			Background: "LeaseKeepAlive every third of its TTL",
+			Verbs:      lockVerbs(acquireVerb("set the lease where the client is declared: ttl=5s"))},
 	}
 }
 

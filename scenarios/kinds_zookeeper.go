@@ -10,9 +10,11 @@ import (
 // ZooKeeper: an ensemble's servers and Curator's lock recipe.
 func zookeeperKinds() []Kind {
 	return []Kind{
-		{Name: "zookeeper", Decl: DeclNode, Role: "zookeeper", Protocol: "zookeeper", Build: buildZKServer},
+		{Name: "zookeeper", Decl: DeclNode, Role: "zookeeper", Protocol: "zookeeper", Build: buildZKServer,
+			Background: "the leader's LEADERPING and the followers' PINGACK, session touches forwarded to the leader, PONG to a client's PING"},
 		{Name: "zk-lock", Decl: DeclClient, Role: RoleClient, Protocol: "zookeeper", Build: buildZKClient,
-			Verbs: lockVerbs(acquireVerb("set the session where the client is declared: session-timeout=4s"))},
+			Background: "the session's PING every third of its timeout",
+			Verbs:      lockVerbs(acquireVerb("set the session where the client is declared: session-timeout=4s"))},
 	}
 }
 
