@@ -1005,7 +1005,7 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 				a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds")
 			}
 			act.Msg.Opts = "PX" // the TTL in milliseconds, as SET writes it
-			act.Msg = act.Msg.WithN(int64(d / time.Millisecond))
+			act.Msg = act.Msg.With(sim.ArgTTL, int64(d/time.Millisecond))
 		} else {
 			a.allowed = append(a.allowed, "ttl")
 		}
