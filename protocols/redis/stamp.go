@@ -63,7 +63,7 @@ func (c *Client) tryStamp(now sim.LocalTime, out *sim.Outputs) {
 func (c *Client) stampReply(now sim.LocalTime, op string, m sim.Message, out *sim.Outputs) {
 	switch op {
 	case OpSetNX:
-		if m.Op == ReplyInt && m.N == 1 {
+		if m.Op == ReplyInt && m.Num(ArgInt) == 1 {
 			c.stampHolder(now, out)
 			return
 		}

@@ -79,7 +79,7 @@ func (c *Client) extended(m sim.Message) bool {
 	if c.cfg.Extend == ExtendSet {
 		return m.Op == redis.ReplyOK
 	}
-	return m.Op == redis.ReplyInt && m.N == 1
+	return m.Op == redis.ReplyInt && m.Num(redis.ArgInt) == 1
 }
 
 // extensionCounts decides whether an extension that n nodes accepted, leaving
@@ -126,8 +126,8 @@ func (c *Client) tokenReply(now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		return
 	}
 	c.tok.got[i] = true
-	if m.Op == redis.ReplyInt && (!c.tok.has || m.N > c.tok.max) {
-		c.tok.max, c.tok.has = m.N, true
+	if m.Op == redis.ReplyInt && (!c.tok.has || m.Num(redis.ArgInt) > c.tok.max) {
+		c.tok.max, c.tok.has = m.Num(redis.ArgInt), true
 	}
 	if !slices.Contains(c.tok.got, false) {
 		out.CancelTimer(timerNode)
