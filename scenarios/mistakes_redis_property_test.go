@@ -69,27 +69,6 @@ func stampStory(t *rapid.T, acquire string, skew bool) string {
 	return b.String()
 }
 
-func TestPropertyStampLockDelRaceIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := stampStory(t, "setnx-stamp-del", false)
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
-	})
-}
-
-func TestPropertyStampLockGetSetIsSafeWhileClocksAgree(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := stampStory(t, "setnx-stamp-getset", false)
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive")
-	})
-}
-
-func TestPropertyStampLockGetSetWithAClockAheadIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := stampStory(t, "setnx-stamp-getset", true)
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
-	})
-}
-
 const fiveNodes = "node A redis%[1]s\nnode B redis%[1]s\nnode C redis%[1]s\nnode D redis%[1]s\nnode E redis%[1]s\n"
 
 // Mistake 2a. c1 stalls for a drawn while in the middle of its sequential
@@ -106,20 +85,6 @@ func stallStory(t *rapid.T, validity string) string {
 	fmt.Fprintf(&b, "at 0s c1 acquire L ttl=2s\nat %dus pause c1 for=%s\n", rapid.IntRange(0, 8*delay).Draw(t, "stall_at_us"), drawMs(t, "stall", 1, 3000))
 	fmt.Fprintf(&b, "at %s c2 acquire L ttl=2s\nat 6s c1 release L\nat 6s c2 release L\nrun until=7s\n", drawMs(t, "c2_at", 1, 5000))
 	return b.String()
-}
-
-func TestPropertyRedlockWithoutElapsedCheckIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := stallStory(t, "full-ttl")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
-	})
-}
-
-func TestPropertyRedlockElapsedCheckIsSafe(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := stallStory(t, "elapsed")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive", "quorum-backed")
-	})
 }
 
 // Mistake 2b. c1's links to some nodes are slow (drawn), its round may fail;
@@ -184,27 +149,6 @@ func extendStory(t *rapid.T, extend string) string {
 	return b.String()
 }
 
-func TestPropertyRedlockExtendBySetIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := extendStory(t, "set")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
-	})
-}
-
-func TestPropertyRedlockExtendOnAnyNodeIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := extendStory(t, "any-node")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
-	})
-}
-
-func TestPropertyRedlockCompareAndExtendIsSafe(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := extendStory(t, "compare-and-extend")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive", "quorum-backed")
-	})
-}
-
 // Mistake 4. Clients reach drawn majorities, the nodes' counters start at drawn
 // values (earlier holders reached different nodes), and a holder may pause past
 // its lease before its write.
@@ -235,20 +179,6 @@ func tokenStory(t *rapid.T, fencing string) string {
 	return b.String()
 }
 
-func TestPropertyRedlockTokensFromNodeCountersAreFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := tokenStory(t, "max-of-nodes")
-		violatedIn(t, runDrawn(t, src), src, "tokens-ordered")
-	})
-}
-
-func TestPropertyRedlockTokensFromOneCounterAreOrdered(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := tokenStory(t, "counter")
-		violatedIn(t, runDrawn(t, src), src, "tokens-ordered", "resource-safe", "fencing-monotonic")
-	})
-}
-
 // Mistake 5. c1 holds the lock on a drawn majority; drawn nodes' wall clocks
 // jump forward by drawn amounts; c2 tries at a drawn time.
 func jumpStory(t *rapid.T, expiry string) string {
@@ -269,20 +199,6 @@ func jumpStory(t *rapid.T, expiry string) string {
 	}
 	fmt.Fprintf(&b, "at 0s c1 acquire L ttl=5s\nat %s c2 acquire L ttl=5s\nrun until=12s\n", drawMs(t, "c2_at", 200, 6000))
 	return b.String()
-}
-
-func TestPropertyWallClockExpiryUnderAJumpIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := jumpStory(t, "wall")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief")
-	})
-}
-
-func TestPropertyMonotonicExpiryIsSafeUnderJumps(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := jumpStory(t, "monotonic")
-		violatedIn(t, runDrawn(t, src), src, "mutex-belief", "grant-exclusive", "quorum-backed")
-	})
 }
 
 // Mistakes 6 and 7. Kleppmann's pause on one Redis node with a token counter:
@@ -306,32 +222,48 @@ func pauseStory(t *rapid.T, fencing string, c1Reads bool) string {
 	return b.String()
 }
 
-func TestPropertyFencingOnWritesOnlyIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := pauseStory(t, "writes-only", false)
-		violatedIn(t, runDrawn(t, src), src, "resource-safe")
-	})
+// mistakeProperties: each row's story is drawn at random. A row that finds
+// requires random schedules to violate one of its invariants (a mistake the
+// literature calls unsafe); the others require that none is ever violated over
+// 1,000 schedules (a fix).
+var mistakeProperties = []struct {
+	name  string
+	find  bool
+	story func(t *rapid.T) string
+	inv   []string
+}{
+	{"StampLockDelRaceIsFound", true, func(t *rapid.T) string { return stampStory(t, "setnx-stamp-del", false) }, []string{"mutex-belief"}},
+	{"StampLockGetSetIsSafeWhileClocksAgree", false, func(t *rapid.T) string { return stampStory(t, "setnx-stamp-getset", false) }, []string{"mutex-belief", "grant-exclusive"}},
+	{"StampLockGetSetWithAClockAheadIsFound", true, func(t *rapid.T) string { return stampStory(t, "setnx-stamp-getset", true) }, []string{"mutex-belief"}},
+	{"RedlockWithoutElapsedCheckIsFound", true, func(t *rapid.T) string { return stallStory(t, "full-ttl") }, []string{"mutex-belief"}},
+	{"RedlockElapsedCheckIsSafe", false, func(t *rapid.T) string { return stallStory(t, "elapsed") }, []string{"mutex-belief", "grant-exclusive", "quorum-backed"}},
+	{"RedlockExtendBySetIsFound", true, func(t *rapid.T) string { return extendStory(t, "set") }, []string{"mutex-belief"}},
+	{"RedlockExtendOnAnyNodeIsFound", true, func(t *rapid.T) string { return extendStory(t, "any-node") }, []string{"mutex-belief"}},
+	{"RedlockCompareAndExtendIsSafe", false, func(t *rapid.T) string { return extendStory(t, "compare-and-extend") }, []string{"mutex-belief", "grant-exclusive", "quorum-backed"}},
+	{"RedlockTokensFromNodeCountersAreFound", true, func(t *rapid.T) string { return tokenStory(t, "max-of-nodes") }, []string{"tokens-ordered"}},
+	{"RedlockTokensFromOneCounterAreOrdered", false, func(t *rapid.T) string { return tokenStory(t, "counter") }, []string{"tokens-ordered", "resource-safe", "fencing-monotonic"}},
+	{"WallClockExpiryUnderAJumpIsFound", true, func(t *rapid.T) string { return jumpStory(t, "wall") }, []string{"mutex-belief"}},
+	{"MonotonicExpiryIsSafeUnderJumps", false, func(t *rapid.T) string { return jumpStory(t, "monotonic") }, []string{"mutex-belief", "grant-exclusive", "quorum-backed"}},
+	{"FencingOnWritesOnlyIsFound", true, func(t *rapid.T) string { return pauseStory(t, "writes-only", false) }, []string{"resource-safe"}},
+	{"FencingEveryOperationIsSafe", false, func(t *rapid.T) string { return pauseStory(t, "on", rapid.Bool().Draw(t, "c1_reads")) }, []string{"resource-safe", "fencing-monotonic"}},
+	{"LockValueLoneStaleWriteIsFound", true, func(t *rapid.T) string { return pauseStory(t, "lock-value", false) }, []string{"resource-safe"}},
+	// The lock-value check-and-set refuses a stale holder that marked the storage
+	// before the new holder did (antirez's case), whatever the timing.
+	{"LockValueRefusesAHolderThatMarkedFirst", false, func(t *rapid.T) string { return pauseStory(t, "lock-value", true) }, []string{"resource-safe"}},
 }
 
-func TestPropertyFencingEveryOperationIsSafe(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := pauseStory(t, "on", rapid.Bool().Draw(t, "c1_reads"))
-		violatedIn(t, runDrawn(t, src), src, "resource-safe", "fencing-monotonic")
-	})
-}
-
-func TestPropertyLockValueLoneStaleWriteIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		src := pauseStory(t, "lock-value", false)
-		violatedIn(t, runDrawn(t, src), src, "resource-safe")
-	})
-}
-
-// The lock-value check-and-set refuses a stale holder that marked the storage
-// before the new holder did (antirez's case), whatever the timing.
-func TestPropertyLockValueRefusesAHolderThatMarkedFirst(t *testing.T) {
-	simtest.Check(t, 10, func(t *rapid.T) {
-		src := pauseStory(t, "lock-value", true)
-		violatedIn(t, runDrawn(t, src), src, "resource-safe")
-	})
+func TestPropertyRedisMistakes(t *testing.T) {
+	for _, c := range mistakeProperties {
+		prop := func(t *rapid.T) {
+			src := c.story(t)
+			violatedIn(t, runDrawn(t, src), src, c.inv...)
+		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.find {
+				simtest.Find(t, prop)
+				return
+			}
+			simtest.Check(t, 10, prop)
+		})
+	}
 }

@@ -13,6 +13,9 @@ import (
 // mistake is told beside its fix: the same text with the one option changed,
 // and the verdicts computed by the checker from the run.
 
+// fiveRedisNodes declares the five Redlock masters A to E (%FIVE% in a telling).
+const fiveRedisNodes = "node A redis\nnode B redis\nnode C redis\nnode D redis\nnode E redis\n"
+
 // telling is one story with a mistake and its fix: src holds %MISTAKE% where the
 // option goes; each side's expectations are checked against the run.
 type telling struct {
@@ -53,11 +56,7 @@ run until=10s
 		src: `protocol redlock
 seed 1
 network delay=1ms
-node A redis
-node B redis
-node C redis
-node D redis
-node E redis
+%FIVE%
 client c1 redlock nodes=A,B,C,D,E mode=multiplex validity=%MISTAKE%
 client c2 redlock nodes=A,B,C,D,E mode=multiplex retry=300ms
 at 0s c1 acquire L ttl=4s
@@ -77,11 +76,7 @@ run until=9s
 		src: `protocol redlock
 seed 1
 network delay=1ms
-node A redis
-node B redis
-node C redis
-node D redis
-node E redis
+%FIVE%
 client c1 redlock nodes=A,B,C,D,E extend=%MISTAKE%
 client c2 redlock nodes=A,B,C,D,E
 at 0s c1 acquire L ttl=3s
@@ -102,11 +97,7 @@ run until=6s
 		src: `protocol redlock
 seed 1
 network delay=1ms
-node A redis
-node B redis
-node C redis
-node D redis
-node E redis
+%FIVE%
 client c1 redlock nodes=A,B,C,D,E mode=multiplex extend=%MISTAKE%
 client c2 redlock nodes=A,B,C,D,E mode=multiplex retry=200ms
 at 0s c1 acquire L ttl=3s
@@ -128,11 +119,7 @@ run until=7s
 		src: `protocol redlock
 seed 1
 network delay=0.5ms
-node A redis
-node B redis
-node C redis
-node D redis
-node E redis
+%FIVE%
 node T redis persistence=always
 client c1 redlock nodes=A,B,C,D,E fencing=%MISTAKE% counter=T
 client c2 redlock nodes=A,B,C,D,E fencing=%MISTAKE% counter=T
@@ -233,7 +220,7 @@ func TestRedisMistakesToldASecondWay(t *testing.T) {
 	for _, tl := range redisTellings {
 		t.Run(tl.name, func(t *testing.T) {
 			for i, opt := range []string{tl.mistake, tl.fix} {
-				src := strings.ReplaceAll(tl.src, "%MISTAKE%", opt)
+				src := strings.ReplaceAll(strings.ReplaceAll(tl.src, "%MISTAKE%", opt), "%FIVE%\n", fiveRedisNodes)
 				s, err := Parse("telling.scn", src)
 				if err != nil {
 					t.Fatalf("%v\n%s", err, src)
@@ -270,11 +257,7 @@ network delay=1ms
 link c1 A delay=80ms
 link c1 B delay=80ms
 link c1 C delay=80ms
-node A redis
-node B redis
-node C redis
-node D redis
-node E redis
+%FIVE%
 client c1 redlock nodes=A,B,C,D,E attempts=1 unlock=%MISTAKE%
 client c2 redlock nodes=A,B,C,D,E retry=250ms retry-mode=fixed
 at 0s c1 acquire L ttl=6s
@@ -284,7 +267,7 @@ run until=10s
 `
 	avail := map[string]float64{}
 	for _, opt := range []string{"granted-only", "all"} {
-		s, err := Parse("telling.scn", strings.ReplaceAll(src, "%MISTAKE%", opt))
+		s, err := Parse("telling.scn", strings.ReplaceAll(strings.ReplaceAll(src, "%MISTAKE%", opt), "%FIVE%\n", fiveRedisNodes))
 		if err != nil {
 			t.Fatal(err)
 		}
