@@ -28,12 +28,6 @@ func runDrawn(t *rapid.T, src string) *Result {
 	return Run(s, RunOptions{})
 }
 
-// status is the named invariant's status in a run.
-func status(r *Result, name string) string {
-	res, _ := r.Report.Result(name)
-	return res.Status()
-}
-
 // violatedIn fails the property (a finding) if any named invariant is violated.
 func violatedIn(t *rapid.T, r *Result, src string, names ...string) {
 	for _, n := range names {
