@@ -52,9 +52,17 @@ func stampStory(t *rapid.T, acquire string, skew bool) string {
 		fmt.Fprintf(&b, "link %s r1 delay=%dus\n", c, rapid.IntRange(100, 3000).Draw(t, c+"_delay_us"))
 	}
 	b.WriteString("at 0s c1 acquire L ttl=2s\nat 500ms crash c1\n")
-	fmt.Fprintf(&b, "at %s c2 acquire L ttl=2s\nat %s c3 acquire L ttl=2s\n", drawMs(t, "c2_at", 1500, 3000), drawMs(t, "c3_at", 1500, 3000))
+	// The waiters come at about the same time (within 2 ms, as two pollers of
+	// one expired lock do), and c3 may be descheduled soon after; with a clock
+	// ahead, c3 comes while c2 may hold the lock.
+	c2 := rapid.IntRange(2100_000, 3000_000).Draw(t, "c2_at_us") // c1's stamp has passed
+	c3 := c2 + rapid.IntRange(-2000, 2000).Draw(t, "c3_after_c2_us")
+	if skew {
+		c3 = c2 + rapid.IntRange(0, 2_000_000).Draw(t, "c3_after_c2_us")
+	}
+	fmt.Fprintf(&b, "at %dus c2 acquire L ttl=2s\nat %dus c3 acquire L ttl=2s\n", c2, c3)
 	if rapid.Bool().Draw(t, "c3_pauses") {
-		fmt.Fprintf(&b, "at %s pause c3 for=%s\n", drawMs(t, "c3_pause_at", 1500, 3000), drawMs(t, "c3_pause", 1, 20))
+		fmt.Fprintf(&b, "at %dus pause c3 for=%dus\n", c3+rapid.IntRange(0, 5000).Draw(t, "c3_pause_after_us"), rapid.IntRange(1000, 20_000).Draw(t, "c3_pause_us"))
 	}
 	if skew {
 		fmt.Fprintf(&b, "at 1s clock-jump c3 +%s\n", drawMs(t, "c3_ahead", 100, 10_000))
@@ -208,11 +216,14 @@ func pauseStory(t *rapid.T, fencing string, c1Reads bool) string {
 	if c1Reads {
 		b.WriteString("at 100ms c1 read db\n")
 	}
-	fmt.Fprintf(&b, "at 500ms pause c1 for=%s\nat 600ms c1 write db\n", drawMs(t, "pause", 100, 8000))
+	// c2 tries at any time; c1 wakes anywhere from before c2's read to after
+	// c2's write (the stretch where a stale write can fall).
 	c2 := rapid.IntRange(100, 4000).Draw(t, "c2_at_ms")
 	read := c2 + rapid.IntRange(0, 3000).Draw(t, "c2_read_after_ms")
-	fmt.Fprintf(&b, "at %dms c2 acquire L ttl=2s\nat %dms c2 read db\nat %dms c2 write db\nrun until=12s\n",
-		c2, read, read+rapid.IntRange(0, 2000).Draw(t, "c2_write_after_ms"))
+	write := read + rapid.IntRange(0, 2000).Draw(t, "c2_write_after_ms")
+	wake := max(read+rapid.IntRange(-1000, write-read+1000).Draw(t, "c1_wakes_after_c2_read_ms"), 600)
+	fmt.Fprintf(&b, "at 500ms pause c1\nat 600ms c1 write db\nat %dms resume c1\n", wake)
+	fmt.Fprintf(&b, "at %dms c2 acquire L ttl=2s\nat %dms c2 read db\nat %dms c2 write db\nrun until=12s\n", c2, read, write)
 	return b.String()
 }
 
