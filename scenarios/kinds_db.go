@@ -25,7 +25,7 @@ func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
 }
 
 // modeArgs says which client arguments belong to which mode, for clear errors.
-var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "compare": dblock.ModeCAS}
+var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "validity-timer": dblock.ModeLease, "compare": dblock.ModeCAS}
 
 func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	mode, _ := dblock.ParseMode(a.oneOf("mode", "insert", dblock.ModeNames()...))
@@ -36,6 +36,7 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Mode:        mode,
 		TTL:         a.dur("ttl", 10*time.Second),
 		ClientClock: a.oneOf("clock", "db", "db", "client") == "client",
+		NoValidity:  !a.onOff("validity-timer", true),
 		Compare:     a.oneOf("compare", "version", "version", "none") == "version",
 		Fencing:     a.oneOf("fencing", "off", "off", "sequence") == "sequence",
 		Hold:        a.dur("hold", 0),
@@ -45,7 +46,7 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 			a.dur("retry-max", max(10*time.Second, delay)), // the default cap never falls below the first delay
 			int(a.int("attempts", 0, 0, 1_000_000))),
 	}
-	for _, key := range []string{"ttl", "clock", "compare"} {
+	for _, key := range []string{"ttl", "clock", "validity-timer", "compare"} {
 		if t, ok := a.kv[key]; ok && modeArgs[key] != mode && a.first == nil {
 			a.fail(t.col, key+"= is for mode="+modeArgs[key].String()+" clients, and this one is mode="+mode.String(),
 				"remove "+key+"=, or declare the client with mode="+modeArgs[key].String())

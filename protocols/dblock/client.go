@@ -43,6 +43,13 @@ type ClientConfig struct {
 	// (sent with the statement) or the database's now().
 	TTL         time.Duration
 	ClientClock bool
+	// NoValidity (lease): the client sets no timer for its lease and goes on
+	// working, believing it holds the lock, until its work is done, however
+	// long that is: ShedLock's lockAtMostFor shorter than the task ("if the
+	// task takes longer than lockAtMostFor, the resulting behavior may be
+	// unpredictable (more than one process will effectively hold the lock)",
+	// ShedLock's README). The default stops at the lease's end.
+	NoValidity bool
 	// CAS: compare the version (optimistic); false is a blind read-modify-write.
 	Compare bool
 	// Fencing takes a token from the database's sequence with each lock.
@@ -353,7 +360,9 @@ func (c *Client) hold(now sim.LocalTime, token int64, out *sim.Outputs) {
 	if c.cfg.Mode == ModeLease {
 		// The lease is the client's for TTL from when it asked, by its own clock.
 		window = c.cfg.TTL - (now.Mono - c.sentMono)
-		out.SetTimer(timerValidity, window)
+		if !c.cfg.NoValidity {
+			out.SetTimer(timerValidity, window)
+		}
 	}
 	c.belief.Start(out, c.env.ID, c.lock, c.grant, window, token, c.cfg.Fencing)
 	if c.cfg.Hold > 0 {
