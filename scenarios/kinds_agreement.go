@@ -61,10 +61,17 @@ func build3PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
 }
 
 func buildPaxosAcceptor(a *args, _ refFunc) func(sim.Env) sim.Process {
-	return paxos.NewAcceptor(paxos.AcceptorConfig{
-		Persist: a.oneOf("persistence", "always", "always", "none") == "always",
-		Nack:    a.onOff("nack", false),
-	})
+	persist := a.oneOf("persistence", "always", "always", "none", "after-reply")
+	cfg := paxos.AcceptorConfig{
+		Persist:         persist != "none",
+		WriteAfterReply: persist == "after-reply",
+		Nack:            a.onOff("nack", false),
+	}
+	if t, ok := a.kv["write-delay"]; ok && persist != "after-reply" && a.first == nil {
+		a.fail(t.col, "write-delay= is for persistence=after-reply", "remove write-delay=, or write persistence=after-reply")
+	}
+	cfg.WriteDelay = a.positive("write-delay", 5*time.Millisecond, "")
+	return paxos.NewAcceptor(cfg)
 }
 
 func buildPaxosProposer(a *args, ref refFunc) func(sim.Env) sim.Process {
