@@ -21,6 +21,7 @@ func build2PCCoordinator(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Timeout:      a.positive("timeout", time.Second, ""),
 		LogDelay:     a.positive("log-delay", 10*time.Millisecond, ""),
 		Resend:       a.positive("resend", time.Second, ""),
+		Work:         a.dur("work", 0),
 	})
 }
 
@@ -30,6 +31,9 @@ func build2PCParticipant(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Vote:        a.oneOf("vote", "yes", "yes", "no") == "yes",
 		Timeout:     a.positive("timeout", time.Second, ""),
 		Cooperative: a.oneOf("termination", "wait", "wait", "cooperative") == "cooperative",
+		// uncertain=abort: the mistake, a yes voter that aborts on its own at its timeout
+		AbortWhenUncertain: a.oneOf("uncertain", "wait", "wait", "abort") == "abort",
+		VoteTimeout:        a.dur("vote-timeout", 0),
 	}
 	if _, ok := a.kv["peers"]; ok {
 		cfg.Peers = ref("peers", "2pc-participant", true)
