@@ -10,7 +10,7 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
+func buildDBNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: a.positive("conn-timeout", 3*time.Second, "")}
 	if t, ok := a.take("rows"); ok {
 		for _, r := range strings.Split(t.text, ",") {
@@ -20,6 +20,11 @@ func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
 			}
 			cfg.Rows = append(cfg.Rows, r)
 		}
+	}
+	if _, ok := a.kv["peers"]; ok {
+		cfg.Peers = ref("peers", "db", true)
+	} else {
+		a.allowed = append(a.allowed, "peers")
 	}
 	return dblock.NewNode(cfg)
 }

@@ -318,7 +318,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.version = m.N
 		c.st = updating
-		c.send(&Stmt{Kind: StCAS, Row: c.lock, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
+		c.send(&Stmt{Kind: StCAS, Row: c.lock, Owner: c.grant, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
 	case updating:
 		if m.Op == RepError {
 			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
