@@ -77,7 +77,9 @@ func (n *Node) applyRepl(m sim.Message, out *sim.Outputs) {
 }
 
 // stamp marks a row this region writes with its wall clock and its name.
-func (n *Node) stamp(now sim.LocalTime, r *row) { r.Stamp, r.Region = now.Wall.Milliseconds(), n.env.ID }
+func (n *Node) stamp(now sim.LocalTime, r *row) {
+	r.Stamp, r.Region = now.Wall.Milliseconds(), n.env.ID
+}
 
 func ms(t int64) string { return sim.FormatDuration(time.Duration(t) * time.Millisecond) }
 
