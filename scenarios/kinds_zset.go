@@ -11,7 +11,7 @@ import (
 
 // buildZsetClient reads `client NAME zset-lock server=NODE mode=mutex|bucket|state
 // [key=K] [retry=DUR] [attempts=N] [period=DUR] [hold=DUR] [reap-after=DUR]
-// [timeout=DUR]`: lostinsoba's sorted-set locks on a Redis node. An argument
+// [release=done|new] [timeout=DUR]`: lostinsoba's sorted-set locks on a Redis node. An argument
 // that belongs to another mode is an error, not silently ignored.
 func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg := zset.Config{Server: ref("server", "redis", false)[0], Mode: zset.ModeMutex}
@@ -22,8 +22,8 @@ func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		}
 		cfg.Mode = m
 	}
-	only := map[string]zset.Mode{"period": zset.ModeBucket, "reap-after": zset.ModeState}
-	for _, key := range []string{"period", "reap-after", "retry", "attempts"} {
+	only := map[string]zset.Mode{"period": zset.ModeBucket, "reap-after": zset.ModeState, "release": zset.ModeState}
+	for _, key := range []string{"period", "reap-after", "release", "retry", "attempts"} {
 		t, ok := a.kv[key]
 		if !ok || cfg.Mode == 0 {
 			continue
@@ -43,6 +43,8 @@ func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	cfg.Period = a.positive("period", 0, "write period=1h, say")
 	cfg.Hold = a.dur("hold", 0)
 	cfg.ReapAfter = a.dur("reap-after", 0)
+	// release=new: the mistake, a job released back to a state a claim takes again
+	cfg.ReleaseToNew = a.oneOf("release", "done", "done", "new") == "new"
 	cfg.Timeout = a.positive("timeout", time.Second, "a request unanswered this long has failed: write timeout=1s")
 	if _, ok := a.kv["period"]; !ok && cfg.Mode == zset.ModeBucket {
 		a.fail(1, "a bucket client needs period=", "period= is the bucket's length: write period=1h")
