@@ -11,7 +11,8 @@ import (
 )
 
 func buildDBNode(a *args, ref refFunc) func(sim.Env) sim.Process {
-	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: a.positive("conn-timeout", 3*time.Second, "")}
+	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: a.positive("conn-timeout", 3*time.Second, ""),
+		MaxLocks: int(a.int("max-locks", 0, 0, 1_000_000))}
 	if t, ok := a.take("rows"); ok {
 		for _, r := range strings.Split(t.text, ",") {
 			if !nameRE.MatchString(r) {
@@ -30,7 +31,8 @@ func buildDBNode(a *args, ref refFunc) func(sim.Env) sim.Process {
 }
 
 // modeArgs says which client arguments belong to which mode, for clear errors.
-var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "validity-timer": dblock.ModeLease, "compare": dblock.ModeCAS}
+var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "validity-timer": dblock.ModeLease, "compare": dblock.ModeCAS,
+	"release": dblock.ModeAdvisory}
 
 func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	mode, _ := dblock.ParseMode(a.oneOf("mode", "insert", dblock.ModeNames()...))
@@ -42,16 +44,18 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		TTL:         a.dur("ttl", 10*time.Second),
 		ClientClock: a.oneOf("clock", "db", "db", "client") == "client",
 		NoValidity:  !a.onOff("validity-timer", true),
-		Compare:     a.oneOf("compare", "version", "version", "none") == "version",
-		Fencing:     a.oneOf("fencing", "off", "off", "sequence") == "sequence",
-		Hold:        a.dur("hold", 0),
-		Timeout:     a.dur("timeout", 0),
-		Keepalive:   a.positive("keepalive", time.Second, ""),
+		// release=commit: the mistake, a session-level advisory lock "released" by COMMIT
+		CommitRelease: a.oneOf("release", "unlock", "unlock", "commit") == "commit",
+		Compare:       a.oneOf("compare", "version", "version", "none") == "version",
+		Fencing:       a.oneOf("fencing", "off", "off", "sequence") == "sequence",
+		Hold:          a.dur("hold", 0),
+		Timeout:       a.dur("timeout", 0),
+		Keepalive:     a.positive("keepalive", time.Second, ""),
 		Retry: dbRetry(policy, delay,
 			a.dur("retry-max", max(10*time.Second, delay)), // the default cap never falls below the first delay
 			int(a.int("attempts", 0, 0, 1_000_000))),
 	}
-	for _, key := range []string{"ttl", "clock", "validity-timer", "compare"} {
+	for _, key := range []string{"ttl", "clock", "validity-timer", "compare", "release"} {
 		if t, ok := a.kv[key]; ok && modeArgs[key] != mode && a.first == nil {
 			a.fail(t.col, key+"= is for mode="+modeArgs[key].String()+" clients, and this one is mode="+mode.String(),
 				"remove "+key+"=, or declare the client with mode="+modeArgs[key].String())
@@ -59,6 +63,10 @@ func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 	}
 	if t, ok := a.kv["fencing"]; ok && mode == dblock.ModeCAS && cfg.Fencing && a.first == nil {
 		a.fail(t.col, "fencing=sequence needs a lock, and mode=cas takes none", "the version a cas client compares is its own fence: remove fencing=")
+	}
+	if t, ok := a.kv["fencing"]; ok && mode == dblock.ModeAdvisory && cfg.Fencing && a.first == nil {
+		a.fail(t.col, "fencing=sequence takes the token with the lock's statement, and an advisory lock has none here",
+			"remove fencing=, or lock with mode=insert, lease or for-update")
 	}
 	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
 		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")

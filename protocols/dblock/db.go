@@ -29,6 +29,10 @@ type NodeConfig struct {
 	// (regions.go): each committed optimistic update is shipped to them, and
 	// conflicts are settled by last writer wins. None: one region.
 	Peers []sim.ProcID
+	// MaxLocks is the capacity of the shared lock table that advisory locks
+	// take (advisory.go): PostgreSQL's max_locks_per_transaction *
+	// (max_connections + max_prepared_transactions). 0: unlimited.
+	MaxLocks int
 }
 
 // row is one row of the locks table: name (the primary key), owner, locked_until,
@@ -96,6 +100,7 @@ type Node struct {
 	expired   map[string]string // lease rows whose lapse was reported: row -> grant
 	lapse     map[sim.TimerID]string
 	nextLapse sim.TimerID
+	adv       map[string]*advLock // advisory locks by key
 }
 
 // timerConns checks the connections; lock wait timers count up from 1.
@@ -119,7 +124,8 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 			cfg.ConnTimeout = 3 * time.Second
 		}
 		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, held: map[sim.ProcID]string{},
-			heard: map[sim.ProcID]time.Duration{}, expired: map[string]string{}, lapse: map[sim.TimerID]string{}, nextLapse: timerConns}
+			heard: map[sim.ProcID]time.Duration{}, expired: map[string]string{}, lapse: map[sim.TimerID]string{}, nextLapse: timerConns,
+			adv: map[string]*advLock{}}
 		for _, r := range cfg.Rows {
 			n.rows[r] = &row{Owner: sim.NoProc, Version: 1}
 		}
@@ -231,10 +237,11 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 		reply(rows(OpUpdate, "1", 1, 0, false))
 	case StForUpdate:
 		n.forUpdate(from, id, s, out)
-		if !n.checking {
-			n.checking = true
-			out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
-		}
+		n.watchConns(out)
+	case StAdvLock:
+		n.advisoryLock(from, s, reply, out)
+	case StAdvUnlock:
+		n.advisoryUnlock(from, s, reply, out)
 	case StCommit:
 		n.endTxn(from, sim.ReasonReleased, "", out)
 		reply(sim.Message{Op: OpCommit})
@@ -246,6 +253,14 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value), N: r.Version, M: r.Value})
 	case StCAS:
 		n.update(now, from, s, r, reply, out)
+	}
+}
+
+// watchConns arms the connection check: a transaction or a session is open.
+func (n *Node) watchConns(out *sim.Outputs) {
+	if !n.checking {
+		n.checking = true
+		out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
 	}
 }
 
