@@ -225,23 +225,29 @@ func TestPropertyWriteAfterReplyFindsTwoValues(t *testing.T) {
 
 func forgetfulFindsTwoValues(t *testing.T, acfg paxos.AcceptorConfig) {
 	simtest.Find(t, func(t *rapid.T) {
-		seed := rapid.Uint64().Draw(t, "seed")
-		w, ps := worldWith(seed, acfg, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
-			paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
-		propose(w, 0, ps[0])
-		at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
-		propose(w, at, ps[1])
-		var restarts fault.Schedule // an acceptor crashes and restarts at once, forgetting
-		for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-			restarts = append(restarts, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 2).Draw(t, "acceptor")],
-				At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond})
-		}
-		restarts.Apply(w, nil)
-		w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
-		if r := result(w.Run(), "one-value-chosen"); len(r.Violations) > 0 {
-			t.Fatalf("seed %d, p2 proposes at %s; %s: %s", seed, at, restarts, r.Violations[0].Detail)
+		if r, desc := forgetfulRun(t, acfg); len(r.Violations) > 0 {
+			t.Fatalf("%s: %s", desc, r.Violations[0].Detail)
 		}
 	})
+}
+
+// forgetfulRun: p1 proposes at 0, p2 at a random moment, over a lossy
+// jittery network, while 1 to 3 acceptors crash and restart at once.
+func forgetfulRun(t *rapid.T, acfg paxos.AcceptorConfig) (check.Result, string) {
+	seed := rapid.Uint64().Draw(t, "seed")
+	w, ps := worldWith(seed, acfg, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
+		paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
+	propose(w, 0, ps[0])
+	at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
+	propose(w, at, ps[1])
+	var restarts fault.Schedule // an acceptor crashes and restarts at once
+	for range rapid.IntRange(1, 3).Draw(t, "restarts") {
+		restarts = append(restarts, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 2).Draw(t, "acceptor")],
+			At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond})
+	}
+	restarts.Apply(w, nil)
+	w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	return result(w.Run(), "one-value-chosen"), fmt.Sprintf("seed %d, p2 proposes at %s; %s", seed, at, restarts)
 }
 
 // The story of paxos-acceptor-writes-after-reply told another way: a1 is the
