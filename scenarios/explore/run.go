@@ -82,7 +82,7 @@ func (c *Config) Source(seed uint64, s fault.Schedule, comments bool) string {
 // Try runs schedule s with seed and judges it.
 func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 	src := c.Source(seed, s, false)
-	sc, err := scenarios.Parse(c.Template.Name, src)
+	sc, err := c.Template.reg.Parse(c.Template.Name, src)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("explore: a drawn schedule does not parse (a bug): %w\n%s", err, src)
 	}

@@ -34,36 +34,36 @@ func (f Fault) lines(c Cast) []string {
 	var start string
 	switch f.Kind {
 	case Crash:
-		start = at + "crash " + f.Proc
-		until("restart " + f.Proc)
+		start = at + VerbCrash + " " + f.Proc
+		until(VerbRestart + " " + f.Proc)
 	case RestartEmpty:
-		start = at + "power-loss " + f.Proc
-		until("restart " + f.Proc)
+		start = at + VerbPowerLoss + " " + f.Proc
+		until(VerbRestart + " " + f.Proc)
 	case Pause:
-		start = at + "pause " + f.Proc
+		start = at + VerbPause + " " + f.Proc
 		if f.Dur != Forever {
 			start += " for=" + ms(f.Dur)
 		}
 	case ClockJump:
-		start = fmt.Sprintf("%sclock-jump %s %+dms", at, f.Proc, f.Mag)
+		start = fmt.Sprintf("%s"+VerbClockJump+" %s %+dms", at, f.Proc, f.Mag)
 	case Drift:
-		start = fmt.Sprintf("%sclock-drift %s %d", at, f.Proc, f.Mag)
+		start = fmt.Sprintf("%s"+VerbClockDrift+" %s %d", at, f.Proc, f.Mag)
 	case Partition:
 		a, b := c.sides(f)
-		start = at + "partition " + strings.Join(a, ",") + " | " + strings.Join(b, ",")
-		until("heal")
+		start = at + VerbPartition + " " + strings.Join(a, ",") + " | " + strings.Join(b, ",")
+		until(VerbHeal)
 	case Loss, Duplicate:
 		key := "loss"
 		if f.Kind == Duplicate {
 			key = "dup"
 		}
-		start = fmt.Sprintf("%slink %s %s %s=%g", at, f.Proc, f.Peer, key, float64(f.Mag)/1000)
-		until("link " + f.Proc + " " + f.Peer)
+		start = fmt.Sprintf("%s"+VerbLink+" %s %s %s=%g", at, f.Proc, f.Peer, key, float64(f.Mag)/1000)
+		until(VerbLink + " " + f.Proc + " " + f.Peer)
 	case Delay:
-		start = fmt.Sprintf("%slink %s %s extra-delay=%dms", at, f.Proc, f.Peer, f.Mag)
-		until("link " + f.Proc + " " + f.Peer)
+		start = fmt.Sprintf("%s"+VerbLink+" %s %s extra-delay=%dms", at, f.Proc, f.Peer, f.Mag)
+		until(VerbLink + " " + f.Proc + " " + f.Peer)
 	case Failover:
-		start = at + "failover " + f.Proc
+		start = at + VerbFailover + " " + f.Proc
 	default:
 		panic(fmt.Sprintf("fault: unknown kind %q", f.Kind))
 	}
