@@ -36,7 +36,7 @@ var ttlAcquireVerb = Verb{Name: redis.CmdAcquire, Usage: "LOCK [ttl=DUR]", Parse
 	if given {
 		atLeastMs(a, "ttl", d, "Redis TTLs are whole milliseconds")
 		m.Opts = "PX" // the TTL in milliseconds, as SET writes it
-		m = m.WithN(int64(d / time.Millisecond))
+		m = m.With(sim.ArgTTL, int64(d/time.Millisecond))
 	}
 	return m
 }}

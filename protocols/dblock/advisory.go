@@ -119,5 +119,5 @@ func (n *Node) advMetric(out *sim.Outputs) {
 
 // advReply is the boolean a pg_*advisory_* function returns, as one row.
 func advReply(b string, n int64) sim.Message {
-	return sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(%s)", b), N: n}
+	return sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(%s)", b)}.Carrying(ArgRows, n)
 }

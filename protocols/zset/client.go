@@ -244,7 +244,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case phaseCreating:
 		c.flip(out)
 	case phaseClaiming:
-		won := m.Op == redis.ReplyInt && m.N == 1
+		won := m.Op == redis.ReplyInt && m.Num(redis.ArgInt) == 1
 		name := CounterLost
 		if won {
 			name = CounterWon

@@ -56,13 +56,17 @@ func (c *Config) end() time.Duration {
 // Source is the scenario text of a run of schedule s with seed: the template, the
 // faults, the heal phase, the end.
 func (c *Config) Source(seed uint64, s fault.Schedule, comments bool) string {
+	return c.source(seed, s, c.Template.Cast(), comments)
+}
+
+func (c *Config) source(seed uint64, s fault.Schedule, cast fault.Cast, comments bool) string {
 	var b strings.Builder
 	b.WriteString(c.Template.Body)
 	fmt.Fprintf(&b, "\nseed %d\n", seed)
 	if len(s) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString(s.Text(c.Template.Cast(), comments))
+	b.WriteString(s.Text(cast, comments))
 	if c.Liveness {
 		// Every drawn fault has ended by the horizon (crashes restarted, pauses
 		// over, links restored); the heal makes sure no partition is left. Clock
