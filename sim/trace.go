@@ -236,7 +236,13 @@ func (t *Trace) ObsText(o *Observation) string {
 	case ObsGrant:
 		s := t.serviceName(o) + " grants " + o.Lock + " to " + who + " as " + o.Grant
 		if o.Value > 0 {
-			s = who + " wins " + o.Lock + " as " + o.Grant + " on " + o.Text + " (a majority)"
+			// Reason qualifies a claim that is not a majority (a client that
+			// counts fewer nodes as enough).
+			how := "a majority"
+			if o.Reason != "" {
+				how = o.Reason
+			}
+			s = who + " wins " + o.Lock + " as " + o.Grant + " on " + o.Text + " (" + how + ")"
 		}
 		if o.Window > 0 {
 			return s + " for " + FormatDuration(o.Window)
