@@ -42,7 +42,9 @@ var allowed = map[string][]string{
 	"scenarios":   {"sim", "sim/check", "tui/layout", "protocols/"},
 	// explore draws fault schedules over scenarios: pure like sim (no wall time).
 	"scenarios/explore": {"sim", "sim/check", "sim/fault", "scenarios"},
-	"tui":               {"sim", "sim/check", "tui/layout", "scenarios"},
+	// proptest is test support for users' property tests over a template.
+	"scenarios/proptest": {"sim", "sim/check", "sim/fault", "sim/simtest", "scenarios", "scenarios/explore"},
+	"tui":                {"sim", "sim/check", "tui/layout", "scenarios"},
 	// export draws a finished run from the layout's rows, as the TUI does.
 	"tui/export":  {"sim", "sim/check", "tui/layout", "scenarios"},
 	"cmd/locksim": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/"},
@@ -63,7 +65,7 @@ var thirdParty = map[string][]string{
 	"github.com/pkg/errors":     {"scenarios", "cmd/locksim"},
 	"charm.land/":               {"tui", "cmd/locksim"},
 	"github.com/charmbracelet/": {"tui"},
-	"pgregory.net/rapid":        {"sim/simtest"},
+	"pgregory.net/rapid":        {"sim/simtest", "scenarios/proptest"},
 }
 
 // forbiddenImports break the determinism contract in sim/ and protocols/.

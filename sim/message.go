@@ -18,9 +18,9 @@ type Message struct {
 	Value string // a value: the lock owner's random value, a read result
 	Opts  string // option words as the protocol's docs write them: "NX PX"
 	N     int64  // one numeric argument (a TTL in ms, a token), shown when HasN
-	HasN  bool
-	M     int64 // a second numeric argument, shown when HasM
-	HasM  bool
+	HasN  bool   // N is set (0 is a value too)
+	M     int64  // a second numeric argument, shown when HasM
+	HasM  bool   // M is set
 	ID    uint64 // request id: pairs a reply with its request; not part of the text
 	// Body is a structured payload (a log entry, a snapshot, a statement); nil on
 	// every hot path. It is a plain value, or implements Cloner (see Clone).
@@ -76,6 +76,7 @@ func (m Message) InBackground() Message { m.Background = true; return m }
 // no process and the trace, ever share a payload: a leader's logged transaction
 // is not the object in its followers' logs, on three disks and in the trace.
 type Cloner interface {
+	// Clone returns a deep copy of the payload.
 	Clone() any
 }
 

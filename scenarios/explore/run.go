@@ -125,7 +125,11 @@ func (c *Config) Explore(seed uint64) (Outcome, error) {
 }
 
 // Draw draws the schedule of seed, from the seed alone.
-func (c *Config) Draw(seed uint64) fault.Schedule { return c.space().Draw(fault.Seeded(seed)) }
+func (c *Config) Draw(seed uint64) fault.Schedule { return c.DrawFrom(fault.Seeded(seed)) }
+
+// DrawFrom draws a schedule from src: a property test's rapid (simtest.Rapid),
+// so that rapid shrinks the faults the explorer would draw.
+func (c *Config) DrawFrom(src fault.Source) fault.Schedule { return c.space().Draw(src) }
 
 // Usable is the menu without kinds that have nothing to hit in the template.
 func (c *Config) Usable() []fault.Kind { return c.space().Usable() }

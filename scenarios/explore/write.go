@@ -11,6 +11,9 @@ type Found struct {
 	Runs       int    // runs until it was found
 	Original   int    // faults before shrinking
 	ShrinkRuns int
+	// Program is the command that replays the file: "locksim" when empty; a
+	// user's own binary that registers its kinds ("go run ./cmd/example-lock").
+	Program string
 }
 
 // Scenario writes a failing outcome as a scenario file: a narration that names
@@ -34,8 +37,12 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 		line("Every fault drawn is over by the heal at %s (crashed processes restarted, pauses ended, links restored and partitions healed; clock jumps and drifts stay), so a lack of progress after it is the protocol's.", ms(c.Template.Horizon))
 	}
 	line("")
-	line("Replay it: locksim run %s", file)
-	line("Step through it: locksim tui %s", file)
+	prog := f.Program
+	if prog == "" {
+		prog = "locksim"
+	}
+	line("Replay it: %s run %s", prog, file)
+	line("Step through it: %s tui %s", prog, file)
 	b.WriteString("\n")
 	body := c.Source(o.Seed, o.Schedule, true)
 	b.WriteString(body)
