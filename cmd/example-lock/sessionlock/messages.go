@@ -1,0 +1,24 @@
+package sessionlock
+
+// The messages between client and server (sim.Message.Op). Key is always the
+// lock; Value the grant ("c1#1"); N the fencing token; M the session in ms.
+const (
+	OpAcquire   = "ACQUIRE"   // client: may I hold Key?
+	OpGranted   = "GRANTED"   // server: yes, as grant Value, token N, for a session of M ms
+	OpBusy      = "BUSY"      // server: no, someone holds it (or the server is in its grace period)
+	OpKeepalive = "KEEPALIVE" // client: renew grant Value's session (background traffic)
+	OpAlive     = "ALIVE"     // server: grant Value's session is renewed for M ms
+	OpExpired   = "EXPIRED"   // server: grant Value's session is over
+	OpRelease   = "RELEASE"   // client: I am done with grant Value
+	OpReleased  = "RELEASED"  // server: grant Value is released
+	opToken     = "TOKEN"     // the server's disk record: the last token minted, N
+)
+
+// The commands a scenario gives a client (sim.Input.Msg.Op, Key the lock or
+// the resource): the same words as every locksim lock client's.
+const (
+	CmdAcquire = "acquire" // acquire lock Key
+	CmdRelease = "release" // release lock Key
+	CmdRead    = "read"    // read the resource Key under the lock held
+	CmdWrite   = "write"   // write the resource Key under the lock held
+)
