@@ -118,9 +118,9 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		if c.belief.Holds() || m.Key != c.lock {
 			return
 		}
-		c.grant, c.session, c.validUntil = m.Value, time.Duration(m.M)*time.Millisecond, 0
+		c.grant, c.session, c.validUntil = m.Value, time.Duration(m.Num(ArgSession))*time.Millisecond, 0
 		c.renewed(now, m.ID, out)
-		c.belief.Start(out, c.env.ID, c.lock, c.grant, c.validUntil-now.Mono, m.N, true)
+		c.belief.Start(out, c.env.ID, c.lock, c.grant, c.validUntil-now.Mono, m.Num(ArgToken), true)
 		out.SetTimer(timerKeepalive, c.session/3)
 	case OpBusy:
 		if !c.belief.Holds() && m.Key == c.lock {

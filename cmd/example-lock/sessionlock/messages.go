@@ -1,7 +1,9 @@
 package sessionlock
 
+import "github.com/locksim/locksim/sim"
+
 // The messages between client and server (sim.Message.Op). Key is always the
-// lock; Value the grant ("c1#1"); N the fencing token; M the session in ms.
+// lock; Value the grant ("c1#1"); the numbers are ArgToken and ArgSession.
 const (
 	OpAcquire   = "ACQUIRE"   // client: may I hold Key?
 	OpGranted   = "GRANTED"   // server: yes, as grant Value, token N, for a session of M ms
@@ -11,7 +13,13 @@ const (
 	OpExpired   = "EXPIRED"   // server: grant Value's session is over
 	OpRelease   = "RELEASE"   // client: I am done with grant Value
 	OpReleased  = "RELEASED"  // server: grant Value is released
-	opToken     = "TOKEN"     // the server's disk record: the last token minted, N
+	opToken     = "TOKEN"     // the server's disk record: the last token minted, ArgToken
+)
+
+// The numbers the messages carry (sim.Message.With, Num).
+const (
+	ArgToken   = sim.ArgToken // the fencing token a grant carries (the slot the resource reads)
+	ArgSession = sim.Num2     // a session's length in whole milliseconds
 )
 
 // The commands a scenario gives a client (sim.Input.Msg.Op, Key the lock or

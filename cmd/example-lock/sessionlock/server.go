@@ -48,7 +48,7 @@ func (s *Server) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
 		if len(in.Disk) > 0 { // a restart, not the first start: tokens go on, and a grace period
-			s.token = in.Disk[len(in.Disk)-1].N
+			s.token = in.Disk[len(in.Disk)-1].Num(ArgToken)
 			s.grace = now.Mono + s.cfg.Session
 			out.Observe(sim.Note(s.env.ID, "%s restarts: last token %d; it grants nothing for %s, so that no holder it forgot is still working",
 				s.env.Name, s.token, sim.FormatDuration(s.cfg.Session)))
@@ -71,17 +71,17 @@ func (s *Server) handle(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 		// Mint the token and make it durable before anyone sees it: a token
 		// minted twice would let an old holder's writes through.
 		s.token++
-		out.Write(sim.Message{Op: opToken, N: s.token})
+		out.Write(sim.Message{Op: opToken}.With(ArgToken, s.token))
 		out.Fsync()
 		h = holder{client: from, grant: fmt.Sprintf("%s#%d", s.env.Names[from], s.token), token: s.token}
 		s.holder[m.Key] = h
 		s.grant(out, m.Key, h)
-		reply = sim.Message{Op: OpGranted, Key: m.Key, Value: h.grant, ID: m.ID}.WithN(h.token).WithM(s.cfg.Session.Milliseconds())
+		reply = sim.Message{Op: OpGranted, Key: m.Key, Value: h.grant, ID: m.ID}.With(ArgToken, h.token).With(ArgSession, s.cfg.Session.Milliseconds())
 	case OpKeepalive:
 		reply = sim.Message{Op: OpExpired, Key: m.Key, Value: m.Value, ID: m.ID}
 		if held && h.grant == m.Value {
 			s.grant(out, m.Key, h) // the same grant again: a renewal
-			reply = sim.Message{Op: OpAlive, Key: m.Key, Value: m.Value, ID: m.ID}.WithM(s.cfg.Session.Milliseconds())
+			reply = sim.Message{Op: OpAlive, Key: m.Key, Value: m.Value, ID: m.ID}.With(ArgSession, s.cfg.Session.Milliseconds())
 		}
 		reply = reply.InBackground()
 	case OpRelease:
