@@ -64,7 +64,7 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 // replaying it (a run is a function of its seed and schedule) and reading the
 // kernel's note on each restart: the narration then says "restarts empty".
 func (c *Config) restartsEmpty(o Outcome) []string {
-	sc, err := scenarios.Parse(c.Template.Name, c.Source(o.Seed, o.Schedule, false))
+	sc, err := c.Template.reg.Parse(c.Template.Name, c.Source(o.Seed, o.Schedule, false))
 	if err != nil {
 		return nil // Try parsed the same text; the narration just stays general
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -85,7 +85,7 @@ offline file that steps through the run. --quiet folds background traffic
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("run needs one scenario: locksim run ID|FILE (see locksim list)")
+		return usagef("run needs one scenario: %s run ID|FILE (see %s list)", app.name, app.name)
 	}
 	if err := checkRunFlags(fs, *format, *by, *width); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -25,12 +25,12 @@ scenario matches, 1 when any does not.`)
 	}
 	var list []*scenarios.Scenario
 	if len(pos) == 0 {
-		if list, err = scenarios.Catalogue(); err != nil {
+		if list, err = app.scenarioCatalogue(); err != nil {
 			return err
 		}
 	}
 	for _, a := range pos {
-		s, err := scenarios.Load(a)
+		s, err := app.load(a)
 		if err != nil {
 			return usageError{err}
 		}
