@@ -16,7 +16,11 @@ const SchemaVersion = 2
 
 // ReproduceCommand is the command that reproduces this run, seed included.
 func (r *Result) ReproduceCommand() string {
-	return fmt.Sprintf("locksim run %s --seed %d", r.Scenario.arg(), r.Seed)
+	prog := r.Program
+	if prog == "" {
+		prog = "locksim"
+	}
+	return fmt.Sprintf("%s run %s --seed %d", prog, r.Scenario.arg(), r.Seed)
 }
 
 // arg is how the command line names the scenario: its id when it is a catalogue

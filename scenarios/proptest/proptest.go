@@ -24,6 +24,9 @@ type Config struct {
 	// Template is the path of the scenario file the faults are drawn over,
 	// relative to the test's package directory.
 	Template string
+	// Kinds are your own process kinds, registered besides the built-in ones,
+	// for a template that declares them.
+	Kinds []scenarios.Kind
 	// Faults is the menu (nil: every kind the template has something to hit
 	// with, as explore's default).
 	Faults []fault.Kind
@@ -102,6 +105,7 @@ func Find(t *testing.T, c Config) Failure {
 type runner struct {
 	cfg     *explore.Config
 	c       Config
+	reg     *scenarios.Registry
 	file    string
 	command string
 	runs    int // property calls so far
@@ -116,7 +120,11 @@ func newRunner(t *testing.T, c Config, test string) *runner {
 	if err != nil {
 		t.Fatalf("locksim: %v", err)
 	}
-	tpl, err := explore.FromSource(c.Template, src)
+	reg, err := scenarios.Builtins().With(c.Kinds...)
+	if err != nil {
+		t.Fatalf("locksim: registering Kinds: %v", err)
+	}
+	tpl, err := explore.FromSourceIn(reg, c.Template, src)
 	if err != nil {
 		t.Fatalf("locksim: the template: %v", err)
 	}
@@ -138,7 +146,7 @@ func newRunner(t *testing.T, c Config, test string) *runner {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return &runner{cfg: cfg, c: c, file: filepath.Join(dir, fileName(test)),
+	return &runner{cfg: cfg, c: c, reg: reg, file: filepath.Join(dir, fileName(test)),
 		command: fmt.Sprintf("go test -run '^%s$'", strings.Split(test, "/")[0])}
 }
 
@@ -205,11 +213,11 @@ func (r *runner) replays() error {
 	if err != nil {
 		return err
 	}
-	s, err := scenarios.Parse(r.last.File, string(src))
+	s, err := r.reg.Parse(r.last.File, string(src))
 	if err != nil {
 		return fmt.Errorf("the written scenario does not parse (a bug): %w", err)
 	}
-	res := scenarios.Run(s, scenarios.RunOptions{})
+	res := scenarios.Run(s, scenarios.RunOptions{Program: r.c.Program})
 	if !res.OK() {
 		return fmt.Errorf("%s does not replay its violation (a bug): its expect lines fail", r.last.File)
 	}

@@ -24,6 +24,15 @@ type ClientConfig struct {
 // DefaultMargin is the validity margin when the configuration leaves it 0.
 const DefaultMargin = 100 * time.Millisecond
 
+// DefaultClientConfig is a client's defaults, which its scenario kind starts
+// from: a validity timer with DefaultMargin, and a retry every 100 to 300 ms
+// (uniformly drawn, so that clients refused together spread out). Server is
+// left to the caller.
+func DefaultClientConfig() ClientConfig {
+	return ClientConfig{Server: sim.NoProc, ValidityTimer: true, Margin: DefaultMargin,
+		Retry: lockkit.Retry{Backoff: lockkit.Uniform, Delay: 100 * time.Millisecond, Max: 300 * time.Millisecond}}
+}
+
 // The client's timers.
 const (
 	timerRetry     sim.TimerID = iota + 1 // try to acquire again (lockkit.Attempts arms it)
@@ -78,19 +87,19 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 
 func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
-	case CmdAcquire:
+	case lockkit.CmdAcquire:
 		if c.belief.Holds() {
 			return
 		}
 		c.lock = m.Key
 		c.tries.Begin(out, c.lock, "")
 		c.ask(now, out, sim.Message{Op: OpAcquire, Key: c.lock})
-	case CmdRelease:
+	case lockkit.CmdRelease:
 		if c.belief.Holds() {
 			out.Send(c.cfg.Server, sim.Message{Op: OpRelease, Key: c.lock, Value: c.grant})
 			c.stop(out, sim.ReasonReleased)
 		}
-	case CmdRead, CmdWrite:
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		// The check and the send are one step, so nothing can stop the client
 		// between them here; a real client must fence for that (see the package doc).
 		if c.cfg.ValidityTimer && c.belief.Holds() && now.Mono >= c.validUntil {

@@ -6,10 +6,10 @@ import "github.com/locksim/locksim/sim"
 // lock; Value the grant ("c1#1"); the numbers are ArgToken and ArgSession.
 const (
 	OpAcquire   = "ACQUIRE"   // client: may I hold Key?
-	OpGranted   = "GRANTED"   // server: yes, as grant Value, token N, for a session of M ms
+	OpGranted   = "GRANTED"   // server: yes, as grant Value, token ArgToken, for a session of ArgSession ms
 	OpBusy      = "BUSY"      // server: no, someone holds it (or the server is in its grace period)
 	OpKeepalive = "KEEPALIVE" // client: renew grant Value's session (background traffic)
-	OpAlive     = "ALIVE"     // server: grant Value's session is renewed for M ms
+	OpAlive     = "ALIVE"     // server: grant Value's session is renewed for ArgSession ms
 	OpExpired   = "EXPIRED"   // server: grant Value's session is over
 	OpRelease   = "RELEASE"   // client: I am done with grant Value
 	OpReleased  = "RELEASED"  // server: grant Value is released
@@ -20,13 +20,4 @@ const (
 const (
 	ArgToken   = sim.ArgToken // the fencing token a grant carries (the slot the resource reads)
 	ArgSession = sim.Num2     // a session's length in whole milliseconds
-)
-
-// The commands a scenario gives a client (sim.Input.Msg.Op, Key the lock or
-// the resource): the same words as every locksim lock client's.
-const (
-	CmdAcquire = "acquire" // acquire lock Key
-	CmdRelease = "release" // release lock Key
-	CmdRead    = "read"    // read the resource Key under the lock held
-	CmdWrite   = "write"   // write the resource Key under the lock held
 )

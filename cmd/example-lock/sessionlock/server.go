@@ -18,6 +18,9 @@ type ServerConfig struct {
 // DefaultSession is a session's length when the configuration leaves it 0.
 const DefaultSession = 2 * time.Second
 
+// DefaultServerConfig is a server's defaults, which its scenario kind starts from.
+func DefaultServerConfig() ServerConfig { return ServerConfig{Session: DefaultSession} }
+
 // Server grants each lock to one client at a time, for a session.
 type Server struct {
 	env    sim.Env
@@ -87,7 +90,7 @@ func (s *Server) handle(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 	case OpRelease:
 		reply = sim.Message{Op: OpReleased, Key: m.Key, Value: m.Value, ID: m.ID}
 		if held && h.grant == m.Value {
-			s.end(out, m.Key, h, sim.ReasonReleased)
+			s.end(out, m.Key, h, from, sim.ReasonReleased) // by the owner: this closes the promise
 		}
 	default:
 		return
@@ -106,14 +109,15 @@ func (s *Server) grant(out *sim.Outputs, lock string, h holder) {
 // expire ends a session that was not renewed in time.
 func (s *Server) expire(out *sim.Outputs, lock string) {
 	if h, ok := s.holder[lock]; ok {
-		s.end(out, lock, h, sim.ReasonExpired)
+		s.end(out, lock, h, s.env.ID, sim.ReasonExpired) // by the server's own clock
 	}
 }
 
-func (s *Server) end(out *sim.Outputs, lock string, h holder, reason string) {
+// end withdraws h's grant of lock; by is who caused it.
+func (s *Server) end(out *sim.Outputs, lock string, h holder, by sim.ProcID, reason string) {
 	delete(s.holder, lock)
 	out.CancelTimer(s.timer(lock))
-	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Client: h.client, By: s.env.ID, Lock: lock, Service: s.env.Name,
+	out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Client: h.client, By: by, Lock: lock, Service: s.env.Name,
 		Grant: h.grant, Reason: reason})
 }
 

@@ -95,10 +95,10 @@ offline file that steps through the run. --quiet folds background traffic
 		return err
 	}
 	useBudget(s, other)
-	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
+	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name}) // no snapshots: only the TUI shows them
 	opt := export.Options{Full: *full, ByRow: *by == "row", Quiet: *quiet}
 	if other != nil {
-		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()}), *format, *events, opt, stdout)
+		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name}), *format, *events, opt, stdout)
 	}
 	switch *format {
 	case "json":

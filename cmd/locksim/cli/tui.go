@@ -76,9 +76,9 @@ same timeline as plain text.`)
 	}
 	useBudget(a, b)
 	opt := uiOptions()
-	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true, Program: app.name})
 	if b != nil {
-		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true, Program: app.name})
 	}
 	opt.Walk, opt.Present = *walk, *present
 	return runUI(opt)

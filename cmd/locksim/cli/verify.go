@@ -39,7 +39,7 @@ scenario matches, 1 when any does not.`)
 	useBudget(list...)
 	failed := 0
 	for _, s := range list {
-		res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()})
+		res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name})
 		if res.OK() {
 			fmt.Fprintf(stdout, "ok    %-32s %-7s seed %d\n", s.ID, res.Report.Verdict, res.Seed)
 			continue
