@@ -22,7 +22,10 @@ var publicPackages = []string{
 	"sim/simtest",
 	"protocols/lockkit",
 	"protocols/resource",
+	"scenarios",
+	"scenarios/explore",
 	"scenarios/proptest",
+	"cmd/locksim/cli",
 }
 
 // TestPublicAPIIsDocumented fails on every exported name of a public package

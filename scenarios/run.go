@@ -21,18 +21,18 @@ type RunOptions struct {
 // Result is a finished run: the trace, the checker's report, and each expectation
 // compared with it.
 type Result struct {
-	Scenario     *Scenario
-	Seed         uint64
-	Trace        *sim.Trace
-	Report       check.Report
-	Expectations []ExpectResult
-	Program      string // the command that replays it (RunOptions.Program)
+	Scenario     *Scenario      // the scenario that ran
+	Seed         uint64         // the seed it ran with
+	Trace        *sim.Trace     // everything that happened
+	Report       check.Report   // the checker's judgement
+	Expectations []ExpectResult // each expect line, judged
+	Program      string         // the command that replays it (RunOptions.Program)
 }
 
 // ExpectResult is one expectation and whether the run met it.
 type ExpectResult struct {
 	Expect
-	Met bool
+	Met bool   // the run met it
 	Got string // what the run showed, when it differs
 }
 

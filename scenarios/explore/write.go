@@ -14,7 +14,7 @@ type Found struct {
 	Command    string // the command line that found it
 	Runs       int    // runs until it was found
 	Original   int    // faults before shrinking
-	ShrinkRuns int
+	ShrinkRuns int    // runs the shrinking took
 	// Program is the command that replays the file: "locksim" when empty; a
 	// user's own binary that registers its kinds ("go run ./cmd/example-lock").
 	Program string
