@@ -7,6 +7,7 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
+// tutorial:begin kinds
 // Kinds is what the scenario language knows of sessionlock: a server kind and
 // a client kind, their arguments (read by Build, from the protocol's defaults)
 // and the client's verbs.
@@ -57,3 +58,5 @@ func Kinds() []scenarios.Kind {
 			}},
 	}
 }
+
+// tutorial:end kinds

@@ -21,6 +21,7 @@ import (
 //go:embed scenarios/*.scn
 var files embed.FS
 
+// tutorial:begin main
 // catalogue is the example's scenarios, embedded in the binary.
 func catalogue() fs.FS {
 	sub, err := fs.Sub(files, "scenarios")
@@ -33,3 +34,5 @@ func catalogue() fs.FS {
 func main() {
 	cli.Main(cli.WithName("example-lock"), cli.WithKinds(Kinds()...), cli.WithCatalogue(catalogue()))
 }
+
+// tutorial:end main

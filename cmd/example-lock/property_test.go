@@ -14,6 +14,7 @@ import (
 // checker judges each run, rapid shrinks a failure, and the failure is written
 // as a scenario file that `example-lock tui FILE` steps through.
 
+// tutorial:begin property
 // faults are what the session lock's validity timer must survive; a delay in
 // the network is not among them (only fencing survives it: fenced.scn).
 var faults = []fault.Kind{fault.Pause, fault.Crash, fault.RestartEmpty, fault.ClockJump, fault.Drift, fault.Partition, fault.Loss}
@@ -46,3 +47,5 @@ func TestPropertyBrokenClientIsFound(t *testing.T) {
 		}
 	}
 }
+
+// tutorial:end property

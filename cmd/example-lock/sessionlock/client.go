@@ -8,6 +8,7 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
+// tutorial:begin client-config
 // ClientConfig configures a lock client.
 type ClientConfig struct {
 	Server sim.ProcID // the lock server
@@ -20,6 +21,8 @@ type ClientConfig struct {
 	// Retry is what the client does when the lock is busy (lockkit's meaning).
 	Retry lockkit.Retry
 }
+
+// tutorial:end client-config
 
 // DefaultMargin is the validity margin when the configuration leaves it 0.
 const DefaultMargin = 100 * time.Millisecond
@@ -65,6 +68,7 @@ func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
 	}
 }
 
+// tutorial:begin client
 // Step handles one input: a command, a reply, a timer.
 func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
@@ -161,6 +165,8 @@ func (c *Client) stop(out *sim.Outputs, reason string) {
 	out.CancelTimer(timerKeepalive)
 	out.CancelTimer(timerValidity)
 }
+
+// tutorial:end client
 
 // TimerName names the client's timers in the log.
 func (c *Client) TimerName(id sim.TimerID) string {

@@ -2,6 +2,7 @@ package sessionlock
 
 import "github.com/locksim/locksim/sim"
 
+// tutorial:begin messages
 // The messages between client and server (sim.Message.Op). Key is always the
 // lock; Value the grant ("c1#1"); the numbers are ArgToken and ArgSession.
 const (
@@ -21,3 +22,5 @@ const (
 	ArgToken   = sim.ArgToken // the fencing token a grant carries (the slot the resource reads)
 	ArgSession = sim.Num2     // a session's length in whole milliseconds
 )
+
+// tutorial:end messages

@@ -46,6 +46,7 @@ func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process { return &Server{env: env, cfg: cfg, holder: map[string]holder{}} }
 }
 
+// tutorial:begin server
 // Step handles one input: a start or restart, a client's request, a session's end.
 func (s *Server) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
@@ -105,6 +106,8 @@ func (s *Server) grant(out *sim.Outputs, lock string, h holder) {
 		Grant: h.grant, Window: s.cfg.Session, Token: h.token, HasToken: true})
 	out.SetTimer(s.timer(lock), s.cfg.Session)
 }
+
+// tutorial:end server
 
 // expire ends a session that was not renewed in time.
 func (s *Server) expire(out *sim.Outputs, lock string) {
