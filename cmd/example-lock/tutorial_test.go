@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // docs/your-protocol.md shows this example's code: each Go block follows a
@@ -47,7 +49,7 @@ func TestTutorialCodeIsTheExamplesCode(t *testing.T) {
 			shown[name] = true
 		}
 		if body != want {
-			t.Errorf("the tutorial's %s %s differs from the example's:\n%s", what, name, firstDiff(want, body))
+			t.Errorf("the tutorial's %s %s differs from the example's:\n%s", what, name, simtest.FirstDiff(want, body))
 		}
 	}
 	if n := len(goFence.FindAllString(string(doc), -1)); n != goBlocks {
@@ -87,21 +89,4 @@ func tutorialRegions(t *testing.T) map[string]string {
 		return nil
 	})
 	return out
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "  example: " + a + "\n  tutorial: " + b
-		}
-	}
-	return ""
 }
