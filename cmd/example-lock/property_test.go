@@ -35,6 +35,7 @@ func TestPropertyValidityTimerKeepsTheResourceSafe(t *testing.T) {
 //	LOCKSIM_SHOW_FAILURE=1 go test ./cmd/example-lock -run TestPropertyBrokenClient
 func TestPropertyBrokenClientIsFound(t *testing.T) {
 	c := config("scenarios/broken.scn")
+	c.Faults = []fault.Kind{fault.Pause} // the fault the broken client mishandles
 	if os.Getenv("LOCKSIM_SHOW_FAILURE") != "" {
 		proptest.Check(t, c)
 		return

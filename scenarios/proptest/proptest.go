@@ -2,10 +2,12 @@ package proptest
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,6 +59,10 @@ type Failure struct {
 	Message  string         // the test's failure message: the file and the replay command
 }
 
+// findChecks is the least number of cases Find lets rapid try, -short or not
+// (simtest.Find's own least).
+const findChecks = 1000
+
 // DefaultDir is where failing scenarios go when neither Config.Dir nor
 // $LOCKSIM_FOUND_DIR says: under the test's package, next to rapid's own
 // testdata/rapid.
@@ -87,10 +93,22 @@ func Check(t *testing.T, c Config) {
 // design you know to be broken (a client without its validity timer), and
 // returns the shrunk failure, written as Check would write it. It fails the
 // test when nothing is found, and when the written file does not replay the
-// violation. Rapid writes no fail file for an expected failure.
+// violation. Rapid writes no fail file for an expected failure, and looks at
+// up to 1,000 cases, under -short too (it stops at the first it finds).
 func Find(t *testing.T, c Config) Failure {
 	t.Helper()
 	run := newRunner(t, c, t.Name())
+	// A search stops at its first finding, so a passing Find costs no more for
+	// being allowed many cases; -short must not make it miss (rapid runs a
+	// fifth of -rapid.checks under -short: ask for five times simtest.Find's
+	// least, so that -short still looks at that many).
+	if f := flag.Lookup("rapid.checks"); f != nil && testing.Short() {
+		old := f.Value.String()
+		if n, err := strconv.Atoi(old); err == nil && n < 5*findChecks {
+			flag.Set("rapid.checks", strconv.Itoa(5*findChecks))
+			defer flag.Set("rapid.checks", old)
+		}
+	}
 	simtest.Find(t, run.prop)
 	if run.last == nil {
 		t.Fatal("locksim: rapid reported a failure but no scenario was written")
