@@ -230,7 +230,7 @@ func (w *World) dispatch(it item) {
 		ev.msg, ev.MsgID = it.slot, it.msgID
 		// Each delivery gets its own payload: the trace keeps the message as sent,
 		// and a duplicate's second delivery does not see what the first changed.
-		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: w.trace.msgs.at(int(it.slot)).Clone()}, ev)
+		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: w.trace.message(it.slot).Clone()}, ev)
 	case itTimer:
 		w.disarm(s, it.timer)
 		ev := w.ev(EvTimer, it.proc, NoProc)
