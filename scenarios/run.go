@@ -12,6 +12,9 @@ import (
 type RunOptions struct {
 	Seed      *uint64 // overrides the scenario's seed
 	Snapshots bool    // record each process's state after every step (for the TUI)
+	// CheckerOnly records only what the checker reads (sim.Config.CheckerOnly):
+	// the same run and report, without the messages' contents.
+	CheckerOnly bool
 }
 
 // Result is a finished run: the trace, the checker's report, and each expectation
@@ -43,7 +46,11 @@ func (r *Result) OK() bool {
 
 // Build wires the scenario into a fresh world with the given seed.
 func (s *Scenario) Build(seed uint64, snapshots bool) *sim.World {
-	w := sim.NewWorld(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: snapshots})
+	return s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: snapshots})
+}
+
+func (s *Scenario) build(cfg sim.Config) *sim.World {
+	w := sim.NewWorld(cfg)
 	for _, d := range s.procs {
 		w.AddProcess(d.name, d.kind.role, d.clock, d.build)
 	}
@@ -72,7 +79,7 @@ func Run(s *Scenario, opt RunOptions) *Result {
 	if opt.Seed != nil {
 		seed = *opt.Seed
 	}
-	tr := s.Build(seed, opt.Snapshots).Run()
+	tr := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly}).Run()
 	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound})}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))

@@ -32,8 +32,8 @@ var (
 	eventBytes = int64(reflect.TypeFor[Event]().Size())
 	msgBytes   = int64(reflect.TypeFor[msgRec]().Size())
 	bodyBytes  = int64(reflect.TypeFor[any]().Size())
-	// internedBytes is what a distinct string costs the trace's table besides
-	// its bytes: its header in the table and its entry in the index.
+	// internedBytes is what a distinct note costs the trace's string table
+	// besides its bytes: its header in the table and its entry in the index.
 	internedBytes = 3*strBytes + 8
 	obsBytes      = int64(reflect.TypeFor[Observation]().Size())
 	strBytes      = int64(reflect.TypeFor[string]().Size())
@@ -57,7 +57,15 @@ func (l Limits) EventsThatFit(procs int) int64 {
 
 // memory is the run's estimate of its memory now.
 func (w *World) memory() int64 {
-	return int64(len(w.procs))*ProcBytes + traceFactor*w.trace.memory() + int64(w.q.len())*itemBytes
+	return int64(len(w.procs))*ProcBytes + traceFactor*w.trace.bytes + int64(w.q.len())*itemBytes
+}
+
+func msgSize(m *Message) int64 {
+	n := msgBytes + int64(len(m.Op)+len(m.Key)+len(m.Value)+len(m.Opts))
+	if m.Body != nil {
+		n += bodyBytes
+	}
+	return n
 }
 
 func obsSize(o *Observation) int64 {

@@ -14,7 +14,6 @@ type strtab struct {
 		s  string
 		id uint32
 	}
-	bytes int64 // what the table holds, as memory.go estimates it
 }
 
 // id returns s's number, adding s on first sight.
@@ -37,7 +36,6 @@ func (t *strtab) id(s string) uint32 {
 		id = uint32(len(t.strs))
 		t.strs = append(t.strs, s)
 		t.ids[s] = id
-		t.bytes += internedBytes + int64(len(s))
 	}
 	r.s, r.id = s, id
 	return id
@@ -50,7 +48,6 @@ func (t *strtab) add(s string) uint32 {
 		t.strs = append(t.strs, "")
 	}
 	t.strs = append(t.strs, s)
-	t.bytes += strBytes + int64(len(s))
 	return uint32(len(t.strs) - 1)
 }
 

@@ -32,7 +32,7 @@ type Trace struct {
 	msgs        chunked[msgRec]  // sent and commanded messages, by index
 	bodies      chunked[any]     // the messages' payloads, for the few that have one
 	strs        strtab           // every word of the messages, the notes, the snapshots
-	bytes       int64            // what the tables above hold but strs, as memory.go estimates it
+	bytes       int64            // what the tables above hold, as memory.go estimates it
 }
 
 // ClockAt is process p's clock reading at true time t, as the run left it.
@@ -159,20 +159,33 @@ func (t *Trace) addMsg(m *Message) int32 {
 	}
 	if m.Body != nil {
 		r.body = int32(t.bodies.add(m.Body))
-		t.bytes += bodyBytes
 	}
-	t.bytes += msgBytes
+	t.countMsg(m)
 	return int32(t.msgs.add(r))
 }
 
+// countMsg adds a message to the memory estimate. It counts every message's
+// words at full length, shared or not, so that a run that keeps no messages
+// (Config.CheckerOnly) makes the same estimate, and stops at the same limit.
+func (t *Trace) countMsg(m *Message) {
+	t.bytes += msgSize(m)
+}
+
 // internNote numbers a note: notes repeat ("partition", timer names).
-func (t *Trace) internNote(s string) int32 { return int32(t.strs.id(s)) }
+func (t *Trace) internNote(s string) int32 {
+	n := len(t.strs.strs)
+	id := t.strs.id(s)
+	if len(t.strs.strs) > n {
+		t.bytes += internedBytes + int64(len(s))
+	}
+	return int32(id)
+}
 
 // addString stores a snapshot: each is its own.
-func (t *Trace) addString(s string) int32 { return int32(t.strs.add(s)) }
-
-// memory is what the trace holds, as memory.go estimates it.
-func (t *Trace) memory() int64 { return t.bytes + t.strs.bytes }
+func (t *Trace) addString(s string) int32 {
+	t.bytes += strBytes + int64(len(s))
+	return int32(t.strs.add(s))
+}
 
 // Name returns a process's name, or "-" for NoProc.
 func (t *Trace) Name(p ProcID) string {

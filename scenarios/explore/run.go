@@ -27,6 +27,11 @@ type Config struct {
 	// Hash records each run's trace hash (for the determinism check; it costs
 	// more than the run).
 	Hash bool
+	// FullTrace records each run's whole trace. Without it (and without Hash) a
+	// run records only what the checker reads (scenarios.RunOptions.CheckerOnly):
+	// the verdict is the same, and a failing seed is run again in full where it
+	// is shown (the written scenario replays it).
+	FullTrace bool
 }
 
 // Outcome is one run of one schedule.
@@ -86,7 +91,7 @@ func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("explore: a drawn schedule does not parse (a bug): %w\n%s", err, src)
 	}
-	r := scenarios.Run(sc, scenarios.RunOptions{})
+	r := scenarios.Run(sc, scenarios.RunOptions{CheckerOnly: !c.Hash && !c.FullTrace})
 	o := Outcome{Seed: seed, Schedule: s, Verdict: r.Report.Verdict, Events: r.Trace.Len()}
 	if c.Hash {
 		o.Hash = r.Trace.Hash()
