@@ -49,12 +49,7 @@ func BenchmarkKernel(b *testing.B) {
 		b.ReportAllocs()
 		m0 := mallocs()
 		for range b.N {
-			w := NewWorld(Config{Seed: 1, Limits: Limits{MaxEvents: 10 * rally, MaxTime: 24 * time.Hour, MaxQueue: 100}})
-			a := w.AddProcess("a", "test", Clock{}, newEcho)
-			c := w.AddProcess("b", "test", Clock{}, newEcho)
-			w.Network().SetDefault(Link{Delay: time.Millisecond})
-			w.Schedule(0, cmd(a, "ping", int64(c), rally/2))
-			if tr := w.Run(); tr.EndReason != EndQuiescent {
+			if tr := newRally().Run(); tr.EndReason != EndQuiescent {
 				b.Fatalf("rally ended by %s", tr.EndReason)
 			}
 		}
@@ -70,6 +65,7 @@ func BenchmarkKernel(b *testing.B) {
 		bareRallies(&q, 10*b.N)
 		bareNs := float64(time.Since(t0).Nanoseconds()) / float64(10*b.N) / rally
 		b.ReportMetric(kernelNs/bareNs, "x-bare")
+		b.ReportMetric(residentPerEvent(func() *Trace { return newRally().Run() }), "B/event-resident")
 	})
 }
 
@@ -95,6 +91,30 @@ func bareRallies(q *baseQueue, n int) {
 			}
 		}
 	}
+}
+
+// newRally is the kernel's ping-pong: two processes, rally messages.
+func newRally() *World {
+	w := NewWorld(Config{Seed: 1, Limits: Limits{MaxEvents: 10 * rally, MaxTime: 24 * time.Hour, MaxQueue: 100}})
+	a := w.AddProcess("a", "test", Clock{}, newEcho)
+	c := w.AddProcess("b", "test", Clock{}, newEcho)
+	w.Network().SetDefault(Link{Delay: time.Millisecond})
+	w.Schedule(0, cmd(a, "ping", int64(c), rally/2))
+	return w
+}
+
+// residentPerEvent is the heap a finished run's trace keeps (everything the
+// world leaves reachable), per event, after a garbage collection.
+func residentPerEvent(run func() *Trace) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tr := run()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	n := tr.Len()
+	runtime.KeepAlive(tr)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
 }
 
 func mallocs() uint64 {
