@@ -52,7 +52,7 @@ func (s *Scenario) Build(seed uint64, snapshots bool) *sim.World {
 func (s *Scenario) build(cfg sim.Config) *sim.World {
 	w := sim.NewWorld(cfg)
 	for _, d := range s.procs {
-		w.AddProcess(d.name, d.kind.role, d.clock, d.build)
+		w.AddProcess(d.name, d.kind.Role, d.clock, d.build)
 	}
 	net := w.Network()
 	net.SetDefault(s.net)

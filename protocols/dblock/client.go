@@ -67,8 +67,8 @@ type ClientConfig struct {
 
 // Commands a client takes besides acquire, release, read and write.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 	CmdUpdate  = "update" // cas: add one to the row's value, optimistically
 )
 
@@ -244,7 +244,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.attempt(now, out)
 	case CmdRelease:
 		c.release(m.Key, out)
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		c.belief.Operate(out, c.env, m)
 	}
 }

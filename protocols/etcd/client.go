@@ -23,8 +23,8 @@ type ClientConfig struct {
 
 // Client commands (acquire, release, read, write) are those of every lock client.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 )
 
 type lockState uint8
@@ -209,7 +209,7 @@ func (c *Client) command(m sim.Message, out *sim.Outputs) {
 		default:
 			c.state, c.pending = lockIdle, sim.Message{} // the grant's late answer is ignored
 		}
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		c.belief.Operate(out, c.env, m)
 	}
 }

@@ -47,10 +47,10 @@ func TokenKey(lock string) string { return "token:" + lock }
 
 // Client commands, sent by scenarios.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
-	CmdRead    = "read"
-	CmdWrite   = "write"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
+	CmdRead    = lockkit.CmdRead
+	CmdWrite   = lockkit.CmdWrite
 )
 
 type clientState uint8

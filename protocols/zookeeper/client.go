@@ -35,8 +35,8 @@ const opWatchChildren = "GETCHILDREN WATCH"
 
 // Client commands (acquire, release, read, write) are those of every lock client.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 )
 
 type connState uint8
@@ -214,7 +214,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.send(sim.Message{Op: OpDelete, Key: c.deleting}.With(ArgVersion, 0), OpDelete, out)
 		}
 		c.state, c.node = lockIdle, ""
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		c.belief.Operate(out, c.env, m)
 	}
 }
