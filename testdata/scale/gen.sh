@@ -21,15 +21,13 @@ node D redis
 node E redis
 HEAD
 i=1
+acquires=""
 while [ $i -le $clients ]; do
 	echo "client c$i redlock nodes=A,B,C,D,E ttl=2s retry=200ms"
+	acquires="$acquires
+at ${i}ms c$i acquire L"
 	i=$((i + 1))
 done
-echo
-i=1
-while [ $i -le $clients ]; do
-	echo "at ${i}ms c$i acquire L"
-	i=$((i + 1))
-done
+echo "$acquires"
 echo
 echo "run until=1h"
