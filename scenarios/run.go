@@ -74,12 +74,21 @@ func (s *Scenario) build(cfg sim.Config) *sim.World {
 }
 
 // Run runs the scenario, judges it and compares the judgement with its expectations.
-func Run(s *Scenario, opt RunOptions) *Result {
+func Run(s *Scenario, opt RunOptions) *Result { return RunWith(s, opt, nil) }
+
+// RunWith is Run with more scheduled on the world before it runs, after the
+// scenario's own steps: an exploration's faults (fault.Schedule.Apply), which
+// make the same run as the same faults written into the scenario's text.
+func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 	seed := s.Seed
 	if opt.Seed != nil {
 		seed = *opt.Seed
 	}
-	tr := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly}).Run()
+	w := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly})
+	if more != nil {
+		more(w)
+	}
+	tr := w.Run()
 	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound})}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))

@@ -21,6 +21,9 @@ func BenchmarkExploreWorkers(b *testing.B) {
 	}
 	c := &explore.Config{Template: tpl, Space: fault.Space{Menu: fault.Kinds}}
 	c.Space.Menu = c.Usable()
+	if _, err := c.Try(1, nil); err != nil { // fills its cache before the workers share it
+		b.Fatal(err)
+	}
 	const seeds = 200
 	var took [3]time.Duration
 	for b.Loop() {
