@@ -3,7 +3,9 @@
 // protocols/ keep the determinism contract: no wall clock, goroutines, channels,
 // mutexes, global randomness, os or net; no writes to package-level variables
 // (state that would outlive a run and leak into the next); and no range over a
-// map whose order can reach an output (Go randomises it on every run).
+// map whose order can reach an output (Go randomises it on every run). In the
+// whole module, goroutines start in one file only: the explorer's worker pool
+// (cmd/locksim/cli/workers.go), which runs whole seeds in parallel.
 //
 // The rules read types (go/types, with the standard library's importers), so a
 // renamed import, a dot import or a method value cannot hide a call, and a range
@@ -122,6 +124,27 @@ func TestSimAndProtocolsAreDeterministic(t *testing.T) {
 			for _, p := range determinismProblems(fset, f.ast, info, pkg != "scenarios/explore") {
 				t.Errorf("%s", p)
 			}
+		}
+	}
+}
+
+// goroutinesAllowed lists the only files that may start goroutines: the
+// explorer's worker pool, which runs whole, independent seeds in parallel
+// (`locksim explore --workers N`) and hands their outcomes back in seed order.
+// A run itself (the kernel, the models, the checker) is single-threaded, so a
+// seed's result never depends on the number of cores.
+var goroutinesAllowed = []string{"cmd/locksim/cli/workers.go"}
+
+// Goroutines start only where goroutinesAllowed says, in every package.
+func TestGoroutinesOnlyInTheExplorersWorkers(t *testing.T) {
+	for _, files := range modulePackages(t) {
+		for _, f := range files {
+			ast.Inspect(f.ast, func(n ast.Node) bool {
+				if g, ok := n.(*ast.GoStmt); ok && !slices.Contains(goroutinesAllowed, filepath.ToSlash(f.name)) {
+					t.Errorf("%s: a go statement outside %v", fset.Position(g.Pos()), goroutinesAllowed)
+				}
+				return true
+			})
 		}
 	}
 }
