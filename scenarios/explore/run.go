@@ -130,7 +130,7 @@ func (c *Config) base() (*scenarios.Scenario, error) {
 	if c.parsed != nil && c.parsed.src == src {
 		return c.parsed.sc, nil
 	}
-	sc, err := scenarios.Parse(c.Template.Name, src)
+	sc, err := c.Template.reg.Parse(c.Template.Name, src)
 	if err != nil {
 		return nil, fmt.Errorf("explore: the template does not parse (a bug): %w\n%s", err, src)
 	}
