@@ -162,6 +162,9 @@ func buildZKServer(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Tick:          a.dur("tick", zookeeper.DefaultTick),
 		LeaderTimeout: a.dur("leader-timeout", 0), // 0: five ticks, ZooKeeper's syncLimit
 		ElectionTime:  a.dur("election-time", 200*time.Millisecond),
+		// lock-nodes=container: Curator's container lock parents (mistakes 9, 10)
+		Containers:     a.oneOf("lock-nodes", "persistent", "persistent", "container") == "container",
+		ContainerCheck: a.positive("container-check", zookeeper.DefaultContainerCheck, "ZooKeeper's znode.container.checkIntervalMs is 60 s: write container-check=1s"),
 	}
 	if t, ok := a.kv["tick"]; ok && cfg.Tick%time.Millisecond != 0 && a.first == nil {
 		a.fail(t.col, "tick="+t.text+" is not a whole number of milliseconds", "ZooKeeper's tickTime is in milliseconds: write tick=200ms")
@@ -170,14 +173,21 @@ func buildZKServer(a *args, ref refFunc) func(sim.Env) sim.Process {
 }
 
 func buildZKClient(a *args, ref refFunc) func(sim.Env) sim.Process {
+	fencing := a.oneOf("fencing", "off", "off", "czxid", "sequence")
 	return zookeeper.NewClient(zookeeper.ClientConfig{
 		Servers:        ref("servers", "zookeeper", true),
 		SessionTimeout: a.dur("session-timeout", 4*time.Second),
 		WatchParent:    a.oneOf("watch", "predecessor", "predecessor", "parent") == "parent",
-		Fencing:        a.oneOf("fencing", "off", "off", "czxid") == "czxid",
+		Fencing:        fencing == "czxid",
 		Protected:      a.onOff("protected", false),
 		CheckAfter:     a.dur("check-after", 0),
 		Hold:           a.dur("hold", 0),
+		// The published mistakes (docs/protocols/zookeeper.md, "Common mistakes").
+		TrustWatch:    a.oneOf("after-watch", "getchildren", "getchildren", "hold") == "hold",
+		SequenceToken: fencing == "sequence",
+		StaleDelete:   a.oneOf("stale-release", "forget", "forget", "delete") == "delete",
+		StopOnSuspend: a.oneOf("suspended", "hold", "hold", "stop") == "stop",
+		ReleaseOnce:   a.oneOf("release", "guaranteed", "guaranteed", "once") == "once",
 	})
 }
 
@@ -206,6 +216,9 @@ func buildEtcdClient(a *args, ref refFunc) func(sim.Env) sim.Process {
 		Fencing: a.oneOf("fencing", "off", "off", "revision") == "revision",
 		Hold:    a.dur("hold", 0),
 		Timeout: a.positive("timeout", time.Second, "a request unanswered this long goes to the next member: write timeout=1s"),
+		// wait-check=none: the Mutex before etcd#11456's fix (docs/protocols/etcd.md, "Common mistakes")
+		NoWaitCheck:  a.oneOf("wait-check", "key", "key", "none") == "none",
+		DeadlineLoop: a.oneOf("lease-deadline", "timer", "timer", "loop") == "loop",
 	}
 	if t, ok := a.kv["ttl"]; ok && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && a.first == nil {
 		a.fail(t.col, "ttl="+short(t.text)+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")

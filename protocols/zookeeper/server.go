@@ -64,6 +64,11 @@ type ServerConfig struct {
 	// stops leading (default 5 ticks: ZooKeeper's syncLimit of 5).
 	LeaderTimeout time.Duration
 	ElectionTime  time.Duration // how long an election takes (200 ms)
+	// Containers makes every lock node a container (containers.go): the
+	// leader deletes an empty one every ContainerCheck (default 60 s), and its
+	// sequential counter restarts. Off, lock nodes are persistent.
+	Containers     bool
+	ContainerCheck time.Duration
 }
 
 // role is a server's role in the ensemble (ZooKeeper's ServerState).
@@ -127,6 +132,8 @@ type Server struct {
 	held        []sim.Observation // a leader's reports, until it is established
 	waiting     []*txn            // the writes a leader holds back until it is established
 
+	nextContainerCheck time.Duration // leader: when it next looks for empty containers (mono)
+
 	heard   sessionClock         // when this server last heard from each session
 	clients map[int64]sim.ProcID // sessions connected to this server
 	watches watches
@@ -142,6 +149,9 @@ func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
 	}
 	if cfg.ElectionTime == 0 {
 		cfg.ElectionTime = 200 * time.Millisecond
+	}
+	if cfg.ContainerCheck == 0 {
+		cfg.ContainerCheck = DefaultContainerCheck
 	}
 	return func(env sim.Env) sim.Process {
 		s := &Server{env: env, cfg: cfg, t: newTree(), acks: map[int64][]bool{}, heard: sessionClock{},

@@ -124,6 +124,7 @@ func tickLeading(s *Server, now sim.LocalTime, id sim.TimerID, out *sim.Outputs)
 	}
 	if s.halves%2 == 0 && s.established {
 		s.expireSessions(now, out)
+		s.checkContainers(now, out)
 	}
 	out.SetTimer(timerTick, s.cfg.Tick/2)
 }
