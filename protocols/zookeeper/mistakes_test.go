@@ -47,7 +47,9 @@ func (s *story) client(name string, first int, cfg zookeeper.ClientConfig) {
 	s.procs[name] = s.w.AddProcess(name, "client", sim.Clock{}, zookeeper.NewClient(cfg))
 }
 
-func (s *story) resource() { s.procs["db"] = s.w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{})) }
+func (s *story) resource() {
+	s.procs["db"] = s.w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{}))
+}
 
 func (s *story) cmd(at time.Duration, proc, op, key string) {
 	s.w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: s.procs[proc], Msg: sim.Message{Op: op, Key: key}})
