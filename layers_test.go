@@ -39,7 +39,10 @@ var allowed = map[string][]string{
 	"sim/simtest": {"sim", "sim/fault"},
 	"tui/layout":  {"sim", "sim/check"},
 	"protocols/":  {"sim", "protocols/lockkit"}, // every protocol may build on the lock-client kit
-	"scenarios":   {"sim", "sim/check", "tui/layout", "protocols/"},
+	// scenarios reads fault verbs from sim/fault (the one text form of a fault).
+	// It renders nothing: tui/export draws its runs, as text too, and the
+	// command line composes the two; nothing under tui/ is below it.
+	"scenarios": {"sim", "sim/check", "sim/fault", "protocols/"},
 	// explore draws fault schedules over scenarios: pure like sim (no wall time).
 	"scenarios/explore": {"sim", "sim/check", "sim/fault", "scenarios"},
 	"tui":               {"sim", "sim/check", "tui/layout", "scenarios"},
@@ -273,6 +276,11 @@ func ranges(m map[string]int, o *out) (int, []string) {
 	}
 	if importRule("tui", module+"/protocols/redis") == "" {
 		t.Error("the TUI importing a protocol was not caught")
+	}
+	for _, up := range []string{"tui/layout", "tui/export", "tui"} {
+		if importRule("scenarios", module+"/"+up) == "" {
+			t.Errorf("the scenario runner importing %s (rendering, a layer above) was not caught", up)
+		}
 	}
 }
 

@@ -205,21 +205,27 @@ func (e *etcdConn) do(d *driver, _ sim.LocalTime, cmd string, out *sim.Outputs) 
 	m := sim.Message{ID: e.reqID}
 	switch r.verb {
 	case "grant":
-		m.Op, m.N = etcd.OpGrant, r.n*1000
+		m.Op = etcd.OpGrant
+		m = m.Carrying(etcd.ArgTTL, r.n*1000)
 	case "keepalive":
-		m.Op, m.N = etcd.OpKeepAlive, r.n
+		m.Op = etcd.OpKeepAlive
+		m = m.Carrying(etcd.ArgLease, r.n)
 	case "revoke":
-		m.Op, m.N = etcd.OpRevoke, r.n
+		m.Op = etcd.OpRevoke
+		m = m.Carrying(etcd.ArgLease, r.n)
 	case "lock":
-		m.Op, m.Key, m.N = etcd.OpTxn, r.key, r.n
+		m.Op, m.Key = etcd.OpTxn, r.key
+		m = m.Carrying(etcd.ArgLease, r.n)
 	case "before":
-		m.Op, m.Key, m.Opts, m.N = etcd.OpRange, r.key, "LAST-CREATE", r.n
+		m.Op, m.Key, m.Opts = etcd.OpRange, r.key, "LAST-CREATE"
+		m = m.Carrying(etcd.ArgMaxCreateRev, r.n)
 	case "get":
 		m.Op, m.Key = etcd.OpRange, r.key
 	case "delete":
 		m.Op, m.Key = etcd.OpDelete, r.key
 	case "watch":
-		m.Op, m.Key, m.N = etcd.OpWatch, r.key, r.n
+		m.Op, m.Key = etcd.OpWatch, r.key
+		m = m.Carrying(etcd.ArgFromRev, r.n)
 		d.answer(out, "watching") // a member takes a watch without a word
 	}
 	out.Send(d.server, m)
@@ -232,7 +238,7 @@ func (e *etcdConn) step(d *driver, _ sim.LocalTime, in sim.Input, out *sim.Outpu
 	m := in.Msg
 	switch m.Op {
 	case etcd.RepEvent:
-		d.event(out, fmt.Sprintf("DELETE %s at %d", e.leases.show(m.Key), m.N))
+		d.event(out, fmt.Sprintf("DELETE %s at %d", e.leases.show(m.Key), m.Num(etcd.ArgRevision)))
 		return
 	case etcd.RepTTL: // keepalive answers carry no request id
 	default:
@@ -245,17 +251,17 @@ func (e *etcdConn) step(d *driver, _ sim.LocalTime, in sim.Input, out *sim.Outpu
 	case etcd.RepError:
 		text = "error: " + m.Value
 	case etcd.RepGranted:
-		text = fmt.Sprintf("lease %s ttl %ds", e.leases.name(m.N), m.M/1000)
+		text = fmt.Sprintf("lease %s ttl %ds", e.leases.name(m.Num(etcd.ArgLease)), m.Num(etcd.ArgLeaseTTL)/1000)
 	case etcd.RepTTL:
-		text = fmt.Sprintf("ttl %ds", m.M/1000)
+		text = fmt.Sprintf("ttl %ds", m.Num(etcd.ArgLeaseTTL)/1000)
 	case etcd.RepRevoked:
 		text = "revoked"
 	case etcd.RepTxn:
-		text = fmt.Sprintf("mine %s at %d, oldest at %d", e.leases.show(m.Key), m.N, m.M)
+		text = fmt.Sprintf("mine %s at %d, oldest at %d", e.leases.show(m.Key), m.Num(etcd.ArgMyRev), m.Num(etcd.ArgOwnerRev))
 	case etcd.RepRange:
-		text = etcdRange(e.leases, e.pending.verb == "before", m.Key, m.M, m.N)
+		text = etcdRange(e.leases, e.pending.verb == "before", m.Key, m.Num(etcd.ArgCreateRev), m.Num(etcd.ArgRevision))
 	case etcd.RepDeleted:
-		text = fmt.Sprintf("revision %d", m.N)
+		text = fmt.Sprintf("revision %d", m.Num(etcd.ArgRevision))
 	default:
 		text = "unexpected " + m.String()
 	}

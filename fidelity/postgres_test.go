@@ -203,9 +203,9 @@ func pgReply(s *dblock.Stmt, m sim.Message) string {
 	tag := strings.TrimSpace(m.Op + " " + m.Value)
 	switch {
 	case s.Kind == dblock.StRead && m.Value == "1":
-		return fmt.Sprintf("%s [%d %d]", tag, m.N, m.M)
-	case s.Fence && m.N == 1:
-		return fmt.Sprintf("%s [%d]", tag, m.M)
+		return fmt.Sprintf("%s [%d %d]", tag, m.Num(dblock.ArgVersion), m.Num(dblock.ArgValue))
+	case s.Fence && m.Num(dblock.ArgRows) == 1:
+		return fmt.Sprintf("%s [%d]", tag, m.Num(dblock.ArgFence))
 	}
 	return tag
 }

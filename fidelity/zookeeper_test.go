@@ -145,10 +145,10 @@ func (z *zkConn) do(d *driver, _ sim.LocalTime, cmd string, out *sim.Outputs) {
 		return
 	}
 	z.reqID++
-	m := sim.Message{ID: z.reqID, Key: r.path}.WithN(z.session)
+	m := sim.Message{ID: z.reqID, Key: r.path}.With(zookeeper.ArgSession, z.session)
 	switch r.verb {
 	case "connect":
-		m = sim.Message{Op: zookeeper.OpConnect, ID: z.reqID}.WithN(0).WithM(r.n)
+		m = sim.Message{Op: zookeeper.OpConnect, ID: z.reqID}.With(zookeeper.ArgSession, 0).With(zookeeper.ArgTimeout, r.n)
 	case "create":
 		var modes []string
 		if r.ephemeral {
@@ -161,7 +161,7 @@ func (z *zkConn) do(d *driver, _ sim.LocalTime, cmd string, out *sim.Outputs) {
 	case "delete":
 		m.Op = zookeeper.OpDelete
 		if r.n >= 0 {
-			m = m.WithM(r.n)
+			m = m.With(zookeeper.ArgVersion, r.n)
 		}
 	case "children", "exists":
 		m.Op = zookeeper.OpGetChildren
@@ -181,11 +181,11 @@ func (z *zkConn) do(d *driver, _ sim.LocalTime, cmd string, out *sim.Outputs) {
 func (z *zkConn) step(d *driver, _ sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch {
 	case in.Kind == sim.InTimer && in.Timer == timerZKPing:
-		out.Send(d.server, sim.Message{Op: zookeeper.OpPing}.WithN(z.session))
+		out.Send(d.server, sim.Message{Op: zookeeper.OpPing}.With(zookeeper.ArgSession, z.session))
 		out.SetTimer(timerZKPing, z.timeout/3)
 		return
 	case in.Kind == sim.InTimer && in.Timer == timerZKReconnect:
-		out.Send(d.server, sim.Message{Op: zookeeper.OpConnect}.WithN(z.session).WithM(z.timeout.Milliseconds()))
+		out.Send(d.server, sim.Message{Op: zookeeper.OpConnect}.With(zookeeper.ArgSession, z.session).With(zookeeper.ArgTimeout, z.timeout.Milliseconds()))
 		return
 	case in.Kind != sim.InMessage || in.From != d.server:
 		return
@@ -201,9 +201,9 @@ func (z *zkConn) step(d *driver, _ sim.LocalTime, in sim.Input, out *sim.Outputs
 		// reconnected with the same session
 	case m.ID != z.reqID:
 	case m.Op == zookeeper.RepConnected:
-		z.session, z.timeout = m.N, time.Duration(m.M)*time.Millisecond
+		z.session, z.timeout = m.Num(zookeeper.ArgSession), time.Duration(m.Num(zookeeper.ArgTimeout))*time.Millisecond
 		out.SetTimer(timerZKPing, z.timeout/3)
-		d.answer(out, fmt.Sprintf("connected, timeout %d", m.M))
+		d.answer(out, fmt.Sprintf("connected, timeout %d", m.Num(zookeeper.ArgTimeout)))
 	case m.Op == zookeeper.RepError:
 		d.answer(out, "error "+m.Value)
 	case m.Op == zookeeper.RepCreated:

@@ -11,10 +11,15 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-// args reads one command's key=value arguments strictly: a bad value, a missing
-// required one, or one the command does not take is an error naming its column.
-// It keeps the first error; callers check err() once at the end.
-type args struct {
+// Args reads the words after a kind on a declaration line (`client c1
+// redis-lock server=r1 ttl=5s`), or after a verb in a command (`c1 acquire L
+// ttl=5s`), strictly: a bad value, a missing required argument, or one that
+// nothing read is an error naming its column. A kind's Build and a verb's Parse
+// read every argument they take through it, whatever the others say: the
+// registry lists a kind's arguments by calling its Build with none, and the
+// parser refuses any argument that nothing read. Args keeps the first error;
+// the parser reports it once the reading is done.
+type Args struct {
 	file    string
 	line    int
 	cmd     string
@@ -23,10 +28,32 @@ type args struct {
 	used    map[string]bool
 	allowed []string
 	first   error
+
+	// For a declaration or a command: the parser that reads the line (nil for a
+	// dry run, which records the arguments read instead).
+	p     *parser
+	ln    line
+	self  string       // the declared process's name, or the commanded one's
+	pos   []token      // the words that are not key=value
+	usage string       // a command's usage, for errors about its words
+	early error        // the first error about the words or the processes named: it comes before any value's
+	dry   *[]Arg       // a dry run: the arguments read, in order
+	named []sim.ProcID // the processes its arguments name
 }
 
-func newArgs(file string, ln int, cmd string, toks []token) (*args, []token) {
-	a := &args{file: file, line: ln, cmd: cmd, kv: map[string]token{}, used: map[string]bool{}}
+// Arg is one argument a kind takes, as its Build reads it: the name, the form
+// of its value, its default as text, whether it is required, and for an
+// argument that names processes, the kind they must be.
+type Arg struct {
+	Name     string
+	Form     string // DUR, N, NAME, A,B,..., on|off, one|two|three
+	Default  string // "" for none
+	Required bool
+	Refers   string // the kind of the processes it names ("" for none)
+}
+
+func newArgs(file string, ln int, cmd string, toks []token) (*Args, []token) {
+	a := &Args{file: file, line: ln, cmd: cmd, kv: map[string]token{}, used: map[string]bool{}}
 	var pos []token
 	for _, t := range toks {
 		k, v, ok := strings.Cut(t.text, "=")
@@ -44,14 +71,39 @@ func newArgs(file string, ln int, cmd string, toks []token) (*args, []token) {
 	return a, pos
 }
 
-func (a *args) fail(col int, msg, hint string) {
+// dryArgs reads nothing and records what a Build or a Parse asks for.
+func dryArgs(cmd string) (*Args, *[]Arg) {
+	a, _ := newArgs("", 0, cmd, nil)
+	rec := &[]Arg{}
+	a.dry = rec
+	return a, rec
+}
+
+func (a *Args) fail(col int, msg, hint string) {
 	if a.first == nil {
 		a.first = &Error{File: a.file, Line: a.line, Col: col, Msg: msg, Hint: hint}
 	}
 }
 
+// note records, in a dry run, an argument read with the form and default given.
+func (a *Args) note(key, form, def string) {
+	if a.dry == nil {
+		return
+	}
+	for i, r := range *a.dry {
+		if r.Name == key {
+			if (*a.dry)[i].Form == "" {
+				(*a.dry)[i].Form = form
+			}
+			return
+		}
+	}
+	*a.dry = append(*a.dry, Arg{Name: key, Form: form, Default: def})
+}
+
 // take marks key as one this command accepts and returns its value token.
-func (a *args) take(key string) (token, bool) {
+func (a *Args) take(key string) (token, bool) {
+	a.note(key, "", "")
 	a.allowed = append(a.allowed, key)
 	t, ok := a.kv[key]
 	if ok {
@@ -60,8 +112,37 @@ func (a *args) take(key string) (token, bool) {
 	return t, ok
 }
 
-// name reads a value that names a what ("service", "sorted set"): see isWord.
-func (a *args) name(key, def, what string) string {
+// Given reports whether the line gives key, without reading it.
+func (a *Args) Given(key string) bool {
+	_, ok := a.kv[key]
+	return ok
+}
+
+// Value reads key as free text (its checks are the caller's): the value, and
+// whether the line gives it.
+func (a *Args) Value(key, form string) (string, bool) {
+	a.note(key, form, "")
+	t, ok := a.take(key)
+	return t.text, ok
+}
+
+// Fail reports an error at key's column (the line's start when it is not
+// given). The first error reported on a line is the one the user sees.
+func (a *Args) Fail(key, msg, hint string) {
+	col := 1
+	if t, ok := a.kv[key]; ok {
+		col = t.col
+	}
+	a.fail(col, msg, hint)
+}
+
+// Failed reports whether an error has been reported: a check that only makes
+// sense on good values (a TTL against its minimum) waits for the others.
+func (a *Args) Failed() bool { return a.first != nil || a.early != nil }
+
+// Name reads a value that names a what ("service", "sorted set"): see isWord.
+func (a *Args) Name(key, def, what string) string {
+	a.note(key, "NAME", def)
 	t, ok := a.take(key)
 	switch {
 	case !ok:
@@ -74,15 +155,31 @@ func (a *args) name(key, def, what string) string {
 	return t.text
 }
 
-func (a *args) required(key, what string) (token, bool) {
+// Required reads key, which the line must give: what says what it names, for
+// the hint when it is missing.
+func (a *Args) Required(key, what string) (string, bool) {
+	a.required(key)
 	t, ok := a.take(key)
 	if !ok {
 		a.fail(1, a.cmd+" needs "+key+"=", key+"= names "+what)
 	}
-	return t, ok
+	return t.text, ok
 }
 
-func (a *args) oneOf(key, def string, choices ...string) string {
+func (a *Args) required(key string) {
+	a.note(key, "", "")
+	if a.dry != nil {
+		for i := range *a.dry {
+			if (*a.dry)[i].Name == key {
+				(*a.dry)[i].Required = true
+			}
+		}
+	}
+}
+
+// OneOf reads one of choices, def when the line does not give it.
+func (a *Args) OneOf(key, def string, choices ...string) string {
+	a.note(key, strings.Join(choices, "|"), def)
 	t, ok := a.take(key)
 	if !ok {
 		return def
@@ -94,15 +191,28 @@ func (a *args) oneOf(key, def string, choices ...string) string {
 	return t.text
 }
 
-func (a *args) onOff(key string, def bool) bool {
+// Switch reads a two-way choice into a bool: off or on, def saying which is the
+// default (a protocol's DefaultConfig field).
+func (a *Args) Switch(key string, def bool, off, on string) bool {
+	d := off
+	if def {
+		d = on
+	}
+	return a.OneOf(key, d, off, on) == on
+}
+
+// OnOff reads on or off.
+func (a *Args) OnOff(key string, def bool) bool {
 	d := "off"
 	if def {
 		d = "on"
 	}
-	return a.oneOf(key, d, "on", "off") == "on"
+	return a.OneOf(key, d, "on", "off") == "on"
 }
 
-func (a *args) dur(key string, def time.Duration) time.Duration {
+// Dur reads a duration of 0 or more.
+func (a *Args) Dur(key string, def time.Duration) time.Duration {
+	a.note(key, "DUR", durText(def))
 	t, ok := a.take(key)
 	if !ok {
 		return def
@@ -119,10 +229,10 @@ func (a *args) dur(key string, def time.Duration) time.Duration {
 	return d
 }
 
-// positive reads a duration that must be more than 0; hint says what to write
+// Positive reads a duration that must be more than 0; hint says what to write
 // ("" for a generic hint naming the default).
-func (a *args) positive(key string, def time.Duration, hint string) time.Duration {
-	d := a.dur(key, def)
+func (a *Args) Positive(key string, def time.Duration, hint string) time.Duration {
+	d := a.Dur(key, def)
 	if t, ok := a.kv[key]; ok && d <= 0 {
 		if hint == "" {
 			hint = "write a duration like " + sim.FormatDuration(def)
@@ -133,7 +243,7 @@ func (a *args) positive(key string, def time.Duration, hint string) time.Duratio
 }
 
 // signedDur reads a duration that may be negative (a clock behind true time).
-func (a *args) signedDur(key string, def time.Duration) time.Duration {
+func (a *Args) signedDur(key string, def time.Duration) time.Duration {
 	t, ok := a.take(key)
 	if !ok {
 		return def
@@ -146,7 +256,9 @@ func (a *args) signedDur(key string, def time.Duration) time.Duration {
 	return d
 }
 
-func (a *args) int(key string, def, lo, hi int64) int64 {
+// Int reads a whole number from lo to hi.
+func (a *Args) Int(key string, def, lo, hi int64) int64 {
+	a.note(key, "N", strconv.FormatInt(def, 10))
 	t, ok := a.take(key)
 	if !ok {
 		return def
@@ -161,7 +273,7 @@ func (a *args) int(key string, def, lo, hi int64) int64 {
 }
 
 // size reads a byte count in decimal units: 4GB, 512MB, 1.5GB.
-func (a *args) size(key string, def, lo, hi int64) int64 {
+func (a *Args) size(key string, def, lo, hi int64) int64 {
 	t, ok := a.take(key)
 	if !ok {
 		return def
@@ -190,7 +302,7 @@ func parseSize(s string) (int64, error) {
 	return 0, fmt.Errorf("size %q has no unit", s)
 }
 
-func (a *args) prob(key string, def float64) float64 {
+func (a *Args) prob(key string, def float64) float64 {
 	t, ok := a.take(key)
 	if !ok {
 		return def
@@ -203,22 +315,33 @@ func (a *args) prob(key string, def float64) float64 {
 	return p
 }
 
+// unused is the first argument nothing read.
+func (a *Args) unused() (token, bool) {
+	for _, k := range a.keys {
+		if !a.used[k.text] {
+			return k, true
+		}
+	}
+	return token{}, false
+}
+
 // err reports the first error, or an argument the command does not take.
-func (a *args) err() error {
+func (a *Args) err() error {
+	if a.early != nil {
+		return a.early
+	}
 	if a.first != nil {
 		return a.first
 	}
-	for _, k := range a.keys {
-		if !a.used[k.text] {
-			hint := a.cmd + " takes no arguments"
-			if len(a.allowed) > 0 {
-				hint = a.cmd + " takes: " + strings.Join(a.allowed, ", ")
-				if s := closest(k.text, a.allowed); s != "" {
-					hint = "did you mean " + s + "=? " + hint
-				}
+	if k, ok := a.unused(); ok {
+		hint := a.cmd + " takes no arguments"
+		if len(a.allowed) > 0 {
+			hint = a.cmd + " takes: " + strings.Join(a.allowed, ", ")
+			if s := closest(k.text, a.allowed); s != "" {
+				hint = "did you mean " + s + "=? " + hint
 			}
-			return &Error{File: a.file, Line: a.line, Col: k.col, Msg: "unknown argument " + short(k.text) + " for " + a.cmd, Hint: hint}
 		}
+		return &Error{File: a.file, Line: a.line, Col: k.col, Msg: "unknown argument " + short(k.text) + " for " + a.cmd, Hint: hint}
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func Catalogue() ([]*Scenario, error) {
 		}
 		out = append(out, s)
 	}
-	rank := protocols()
+	rank := builtins.Protocols()
 	slices.SortFunc(out, func(a, b *Scenario) int {
 		if c := slices.Index(rank, a.Protocol) - slices.Index(rank, b.Protocol); c != 0 {
 			return c

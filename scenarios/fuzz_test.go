@@ -1,4 +1,4 @@
-package scenarios
+package scenarios_test
 
 import (
 	"errors"
@@ -9,7 +9,9 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/tui/export"
 )
 
 // Fuzzing the language (issue 15). Both targets start from the catalogue and the
@@ -25,11 +27,15 @@ import (
 // broke.
 
 func fuzzSeeds(f *testing.F) {
-	for _, s := range catalogue(f) {
-		src, _ := CatalogueSource(s.ID)
+	cat, err := scenarios.Catalogue()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range cat {
+		src, _ := scenarios.CatalogueSource(s.ID)
 		f.Add(src)
 	}
-	files, err := filepath.Glob("../testdata/fuzz/*" + Ext)
+	files, err := filepath.Glob("../testdata/fuzz/*" + scenarios.Ext)
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no seed corpus in testdata/fuzz (%v)", err)
 	}
@@ -47,11 +53,11 @@ func fuzzSeeds(f *testing.F) {
 func FuzzParse(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, src string) {
-		_, err := Parse("fuzz.scn", src)
+		_, err := scenarios.Parse("fuzz.scn", src)
 		if err == nil {
 			return
 		}
-		var pe *Error
+		var pe *scenarios.Error
 		if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
 			t.Fatalf("error without a position: %v", err)
 		}
@@ -66,7 +72,7 @@ func FuzzParse(f *testing.F) {
 func FuzzRun(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, src string) {
-		s, err := Parse("fuzz.scn", src)
+		s, err := scenarios.Parse("fuzz.scn", src)
 		if err != nil {
 			return
 		}
@@ -74,7 +80,7 @@ func FuzzRun(f *testing.F) {
 		s.Limits.MaxQueue = min(s.Limits.MaxQueue, 10_000)
 		s.Limits.MaxMemory = min(s.Limits.MaxMemory, 64_000_000)
 		s.Limits.MaxTime = min(s.Limits.MaxTime, 10*time.Minute)
-		r := Run(s, RunOptions{Snapshots: true})
+		r := scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
 		tr := r.Trace
 		sent := map[uint64]sim.Time{}
 		for i := range tr.Len() {
@@ -95,7 +101,7 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 		var out strings.Builder
-		if err := r.WriteText(&out, TextOptions{}); err != nil || strings.IndexFunc(out.String(), notText) >= 0 {
+		if err := export.WriteText(&out, r, export.TextOptions{}); err != nil || strings.IndexFunc(out.String(), notText) >= 0 {
 			t.Fatalf("the report does not print as text (%v)", err)
 		}
 	})

@@ -1,4 +1,4 @@
-package scenarios
+package scenarios_test
 
 import (
 	"bytes"
@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/sim/simtest"
+	"github.com/locksim/locksim/tui/export"
 )
 
 // update rewrites the golden files instead of comparing with them:
@@ -18,14 +20,18 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.txt from the 
 // goldenDir is the module's testdata/golden.
 const goldenDir = "../testdata/golden"
 
-// TestGolden compares each catalogue scenario's `locksim run` text output with its
+// TestGolden compares each catalogue scenario's `locksim run` text output (the
+// run, rendered by tui/export as the command line composes them) with its
 // golden file, so that any change in behaviour shows up as a readable diff.
 func TestGolden(t *testing.T) {
-	cat := catalogue(t)
+	cat, err := scenarios.Catalogue()
+	if err != nil || len(cat) == 0 {
+		t.Fatalf("the catalogue: %d scenarios, %v", len(cat), err)
+	}
 	for _, s := range cat {
 		t.Run(s.ID, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Run(s, RunOptions{Snapshots: true}).WriteText(&b, TextOptions{}); err != nil {
+			if err := export.WriteText(&b, scenarios.Run(s, scenarios.RunOptions{Snapshots: true}), export.TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(goldenDir, s.ID+".txt")
@@ -51,16 +57,4 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%d golden files for %d scenarios: remove the stale ones", len(files), len(cat))
 		}
 	}
-}
-
-func catalogue(t testing.TB) []*Scenario {
-	t.Helper()
-	cat, err := Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cat) == 0 {
-		t.Fatal("the catalogue is empty")
-	}
-	return cat
 }

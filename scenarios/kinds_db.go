@@ -10,12 +10,32 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
-	cfg := dblock.NodeConfig{LockWaitTimeout: a.dur("lock-wait-timeout", 50*time.Second), ConnTimeout: a.positive("conn-timeout", 3*time.Second, "")}
-	if t, ok := a.take("rows"); ok {
-		for _, r := range strings.Split(t.text, ",") {
+// Databases: a SQL database with a locks table, and its lock clients (insert,
+// lease, for-update, cas).
+func dbKinds() []Kind {
+	return []Kind{
+		{Name: "db", Decl: DeclNode, Role: "db", Protocol: "db", Build: buildDBNode,
+			Background: "the answers to a client's keepalive pings"},
+		{Name: "db-lock", Decl: DeclClient, Role: RoleClient, Protocol: "db", Build: buildDBClient,
+			Background: "keepalive pings while a statement waits or a FOR UPDATE transaction is open",
+			Verbs:      lockVerbs(acquireVerb("set the lease where the client is declared: ttl=10s (mode=lease)"), updateVerb)},
+	}
+}
+
+var updateVerb = Verb{Name: dblock.CmdUpdate, Usage: "ROW", Who: "a db-lock client", Only: "only db-lock clients with mode=cas update a row",
+	Parse: func(a *Args) sim.Message {
+		a.Words(1, 1)
+		return sim.Message{Op: dblock.CmdUpdate, Key: a.Word(0, "row")}
+	}}
+
+func buildDBNode(a *Args) func(sim.Env) sim.Process {
+	cfg := dblock.DefaultNodeConfig()
+	cfg.LockWaitTimeout = a.Dur("lock-wait-timeout", cfg.LockWaitTimeout)
+	cfg.ConnTimeout = a.Positive("conn-timeout", cfg.ConnTimeout, "")
+	if text, ok := a.Value("rows", "NAME,..."); ok {
+		for _, r := range strings.Split(text, ",") {
 			if !nameRE.MatchString(r) {
-				a.fail(t.col, "rows="+short(t.text)+" is not a list of row names", "write rows=L or rows=L,M")
+				a.Fail("rows", "rows="+a.Text("rows")+" is not a list of row names", "write rows=L or rows=L,M")
 				break
 			}
 			cfg.Rows = append(cfg.Rows, r)
@@ -27,44 +47,44 @@ func buildDBNode(a *args, _ refFunc) func(sim.Env) sim.Process {
 // modeArgs says which client arguments belong to which mode, for clear errors.
 var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "compare": dblock.ModeCAS}
 
-func buildDBClient(a *args, ref refFunc) func(sim.Env) sim.Process {
-	mode, _ := dblock.ParseMode(a.oneOf("mode", "insert", dblock.ModeNames()...))
-	policy := a.oneOf("retry", "fixed", "fixed", "random", "exponential")
-	delay := a.positive("retry-delay", 100*time.Millisecond, "a client that retries at once floods the database: write retry-delay=100ms")
-	cfg := dblock.ClientConfig{
-		Server:      ref("server", "db", false)[0],
-		Mode:        mode,
-		TTL:         a.dur("ttl", 10*time.Second),
-		ClientClock: a.oneOf("clock", "db", "db", "client") == "client",
-		Compare:     a.oneOf("compare", "version", "version", "none") == "version",
-		Fencing:     a.oneOf("fencing", "off", "off", "sequence") == "sequence",
-		Hold:        a.dur("hold", 0),
-		Timeout:     a.dur("timeout", 0),
-		Keepalive:   a.positive("keepalive", time.Second, ""),
-		Retry: dbRetry(policy, delay,
-			a.dur("retry-max", max(10*time.Second, delay)), // the default cap never falls below the first delay
-			int(a.int("attempts", 0, 0, 1_000_000))),
-	}
+// retryPolicies are db-lock's retry= choices, as lockkit's backoffs.
+var retryPolicies = map[lockkit.Backoff]string{lockkit.Fixed: "fixed", lockkit.Uniform: "random", lockkit.Exponential: "exponential"}
+
+func buildDBClient(a *Args) func(sim.Env) sim.Process {
+	cfg := dblock.DefaultClientConfig()
+	mode, _ := dblock.ParseMode(a.OneOf("mode", cfg.Mode.String(), dblock.ModeNames()...))
+	cfg.Mode = mode
+	policy := a.OneOf("retry", retryPolicies[cfg.Retry.Backoff], "fixed", "random", "exponential")
+	delay := a.Positive("retry-delay", cfg.Retry.Delay, "a client that retries at once floods the database: write retry-delay=100ms")
+	cfg.Server = a.Ref("server", "db")
+	cfg.TTL = a.Dur("ttl", cfg.TTL)
+	cfg.ClientClock = a.Switch("clock", cfg.ClientClock, "db", "client")
+	cfg.Compare = !a.Switch("compare", !cfg.Compare, "version", "none")
+	cfg.Fencing = a.Switch("fencing", cfg.Fencing, "off", "sequence")
+	cfg.Hold = a.Dur("hold", cfg.Hold)
+	cfg.Timeout = a.Dur("timeout", cfg.Timeout)
+	cfg.Keepalive = a.Positive("keepalive", cfg.Keepalive, "")
+	cfg.Retry = dbRetry(policy, delay,
+		a.Dur("retry-max", max(dblock.DefaultRetryMax, delay)), // the default cap never falls below the first delay
+		retryAttempts(a, cfg.Retry.Attempts))
 	for _, key := range []string{"ttl", "clock", "compare"} {
-		if t, ok := a.kv[key]; ok && modeArgs[key] != mode && a.first == nil {
-			a.fail(t.col, key+"= is for mode="+modeArgs[key].String()+" clients, and this one is mode="+mode.String(),
+		if a.Given(key) && modeArgs[key] != mode && !a.Failed() {
+			a.Fail(key, key+"= is for mode="+modeArgs[key].String()+" clients, and this one is mode="+mode.String(),
 				"remove "+key+"=, or declare the client with mode="+modeArgs[key].String())
 		}
 	}
-	if t, ok := a.kv["fencing"]; ok && mode == dblock.ModeCAS && cfg.Fencing && a.first == nil {
-		a.fail(t.col, "fencing=sequence needs a lock, and mode=cas takes none", "the version a cas client compares is its own fence: remove fencing=")
+	if a.Given("fencing") && mode == dblock.ModeCAS && cfg.Fencing && !a.Failed() {
+		a.Fail("fencing", "fencing=sequence needs a lock, and mode=cas takes none", "the version a cas client compares is its own fence: remove fencing=")
 	}
-	if t, ok := a.kv["ttl"]; ok && cfg.TTL < time.Millisecond && a.first == nil {
-		a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "locked_until is kept in milliseconds: write ttl=10s")
-	}
+	atLeastMs(a, "ttl", cfg.TTL, "locked_until is kept in milliseconds: write ttl=10s")
 	// retry-max caps exponential backoff only: with a fixed or random delay it
 	// would be unused, and an unused argument is an error.
-	if t, ok := a.kv["retry-max"]; ok && policy != "exponential" && a.first == nil {
-		a.fail(t.col, "retry-max= caps retry=exponential backoff, and this client retries "+policy,
+	if a.Given("retry-max") && policy != "exponential" && !a.Failed() {
+		a.Fail("retry-max", "retry-max= caps retry=exponential backoff, and this client retries "+policy,
 			"remove retry-max=, or write retry=exponential")
 	}
-	if t, ok := a.kv["retry-max"]; ok && policy == "exponential" && cfg.Retry.Max < cfg.Retry.Delay && a.first == nil {
-		a.fail(t.col, fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
+	if a.Given("retry-max") && policy == "exponential" && cfg.Retry.Max < cfg.Retry.Delay && !a.Failed() {
+		a.Fail("retry-max", fmt.Sprintf("retry-max %s is less than retry-delay %s", sim.FormatDuration(cfg.Retry.Max), sim.FormatDuration(cfg.Retry.Delay)),
 			"exponential backoff doubles the delay up to retry-max: write retry-max="+sim.FormatDuration(cfg.Retry.Delay)+" or more")
 	}
 	return dblock.NewClient(cfg)

@@ -2,52 +2,60 @@ package scenarios
 
 import (
 	"strings"
-	"time"
 
 	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/zset"
 	"github.com/locksim/locksim/sim"
 )
 
+// Sorted sets: lostinsoba's locks on a Redis node (node NAME redis).
+func zsetKinds() []Kind {
+	return []Kind{
+		{Name: "zset-lock", Decl: DeclClient, Role: RoleClient, Protocol: "zset", Build: buildZsetClient,
+			Verbs: lockVerbs(acquireVerb("a sorted-set lock has no TTL: it is held until released (or, mode=state, reaped: reap-after=)"))},
+	}
+}
+
 // buildZsetClient reads `client NAME zset-lock server=NODE mode=mutex|bucket|state
 // [key=K] [retry=DUR] [attempts=N] [period=DUR] [hold=DUR] [reap-after=DUR]
-// [timeout=DUR]`: lostinsoba's sorted-set locks on a Redis node. An argument
-// that belongs to another mode is an error, not silently ignored.
-func buildZsetClient(a *args, ref refFunc) func(sim.Env) sim.Process {
-	cfg := zset.Config{Server: ref("server", "redis", false)[0], Mode: zset.ModeMutex}
-	if t, ok := a.required("mode", "the lock: "+strings.Join(zset.ModeNames(), ", ")); ok {
-		m, known := zset.ParseMode(t.text)
+// [timeout=DUR]`. An argument that belongs to another mode is an error, not
+// silently ignored.
+func buildZsetClient(a *Args) func(sim.Env) sim.Process {
+	cfg := zset.DefaultConfig()
+	cfg.Server = a.Ref("server", "redis")
+	cfg.Mode = zset.ModeMutex
+	if text, ok := a.Required("mode", "the lock: "+strings.Join(zset.ModeNames(), ", ")); ok {
+		m, known := zset.ParseMode(text)
 		if !known {
-			a.fail(t.col, "mode="+short(t.text)+" is not a choice", "mode is one of: "+strings.Join(zset.ModeNames(), ", "))
+			a.Fail("mode", "mode="+a.Text("mode")+" is not a choice", "mode is one of: "+strings.Join(zset.ModeNames(), ", "))
 		}
 		cfg.Mode = m
 	}
 	only := map[string]zset.Mode{"period": zset.ModeBucket, "reap-after": zset.ModeState}
 	for _, key := range []string{"period", "reap-after", "retry", "attempts"} {
-		t, ok := a.kv[key]
-		if !ok || cfg.Mode == 0 {
+		if !a.Given(key) || cfg.Mode == 0 {
 			continue
 		}
 		if want, ok := only[key]; ok && cfg.Mode != want {
-			a.fail(t.col, key+"= is only for mode="+want.String(), "a "+cfg.Mode.String()+" client takes no "+key+"=")
+			a.Fail(key, key+"= is only for mode="+want.String(), "a "+cfg.Mode.String()+" client takes no "+key+"=")
 		}
 		if (key == "retry" || key == "attempts") && cfg.Mode == zset.ModeBucket {
-			a.fail(t.col, "a time-bucket worker never retries", "its bucket is taken once ZADD GT CH replies 0: drop "+key+"=")
+			a.Fail(key, "a time-bucket worker never retries", "its bucket is taken once ZADD GT CH replies 0: drop "+key+"=")
 		}
 	}
-	cfg.Key = a.name("key", "", "sorted set")
-	if wait := a.dur("retry", 0); wait > 0 { // retry=0 gives up at the first failure
+	cfg.Key = a.Name("key", cfg.Key, "sorted set")
+	if wait := a.Dur("retry", cfg.Retry.Delay); wait > 0 { // retry=0 gives up at the first failure
 		cfg.Retry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: wait}
 	}
-	cfg.Retry.Attempts = int(a.int("attempts", 0, 0, 1_000_000))
-	cfg.Period = a.positive("period", 0, "write period=1h, say")
-	cfg.Hold = a.dur("hold", 0)
-	cfg.ReapAfter = a.dur("reap-after", 0)
-	cfg.Timeout = a.positive("timeout", time.Second, "a request unanswered this long has failed: write timeout=1s")
-	if _, ok := a.kv["period"]; !ok && cfg.Mode == zset.ModeBucket {
-		a.fail(1, "a bucket client needs period=", "period= is the bucket's length: write period=1h")
+	cfg.Retry.Attempts = retryAttempts(a, cfg.Retry.Attempts)
+	cfg.Period = a.Positive("period", cfg.Period, "write period=1h, say")
+	cfg.Hold = a.Dur("hold", cfg.Hold)
+	cfg.ReapAfter = a.Dur("reap-after", cfg.ReapAfter)
+	cfg.Timeout = a.Positive("timeout", cfg.Timeout, "a request unanswered this long has failed: write timeout=1s")
+	if !a.Given("period") && cfg.Mode == zset.ModeBucket {
+		a.Fail("period", "a bucket client needs period=", "period= is the bucket's length: write period=1h")
 	}
-	if a.first != nil {
+	if a.Failed() {
 		return nil // never built: the parser reports the error
 	}
 	return zset.New(cfg)

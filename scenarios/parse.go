@@ -12,13 +12,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // parser holds the state of one Parse call.
 type parser struct {
+	reg       *Registry
 	file      string
 	s         *Scenario
 	ids       map[string]sim.ProcID
@@ -30,7 +31,7 @@ type parser struct {
 type command struct {
 	name  string
 	usage string
-	run   func(p *parser, ln line, a *args, pos []token) error
+	run   func(p *parser, ln line, a *Args, pos []token) error
 }
 
 // commands is the language, in the order docs/scenario-language.md documents it.
@@ -99,25 +100,28 @@ func (p *parser) word(ln int, t token, what string) error {
 	return p.err(ln, t.col, what+" name "+quote(t.text)+" is not a name", wordHint)
 }
 
-// Parse reads a scenario script. file names it in errors; its base name without the
-// extension is the scenario's id.
-func Parse(file, src string) (*Scenario, error) {
+// Parse reads a scenario script with the built-in kinds. file names it in
+// errors; its base name without the extension is the scenario's id.
+func Parse(file, src string) (*Scenario, error) { return builtins.Parse(file, src) }
+
+// Parse reads a scenario script whose processes are of r's kinds.
+func (r *Registry) Parse(file, src string) (*Scenario, error) {
 	lx, err := lex(file, src)
 	if err != nil {
 		return nil, err
 	}
 	id := strings.TrimSuffix(path.Base(strings.ReplaceAll(file, "\\", "/")), path.Ext(file))
-	s := &Scenario{ID: id, File: file, Source: src, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
+	s := &Scenario{reg: r, ID: id, File: file, Source: src, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
 		net: sim.Link{Delay: time.Millisecond}}
 	if len(lx.header) > 0 {
 		s.Summary = lx.header[0]
 		s.Teaching = joinParagraph(lx.header)
 	}
-	p := &parser{file: file, s: s, ids: map[string]sim.ProcID{}, seen: map[string]int{}}
+	p := &parser{reg: r, file: file, s: s, ids: map[string]sim.ProcID{}, seen: map[string]int{}}
 	// First pass: the process names, so that any line may refer to any process.
 	for _, ln := range lx.lines {
 		c := ln.toks[0].text
-		if c != "node" && c != "client" && c != "resource" {
+		if c != DeclNode && c != DeclClient && c != DeclResource {
 			continue
 		}
 		if len(ln.toks) < 2 {
@@ -132,11 +136,11 @@ func Parse(file, src string) (*Scenario, error) {
 			return nil, p.err(ln.num, name.col, "process "+name.text+" is declared twice", "give each process its own name")
 		}
 		p.ids[name.text] = sim.ProcID(len(p.ids))
-		d := procDecl{name: name.text, kind: kind{decl: c, name: c}}
-		if c != "resource" {
+		d := procDecl{name: name.text, kind: Kind{Decl: c, Name: c}}
+		if c != DeclResource {
 			for _, t := range ln.toks[2:] { // the kind is the first word that is not key=value
 				if !strings.Contains(t.text, "=") {
-					d.kind.name = t.text
+					d.kind.Name = t.text
 					break
 				}
 			}
@@ -171,8 +175,8 @@ func Parse(file, src string) (*Scenario, error) {
 	}
 	if s.Protocol == "" {
 		for _, d := range s.procs {
-			if d.kind.protocol != "" {
-				s.Protocol = d.kind.protocol
+			if d.kind.Protocol != "" {
+				s.Protocol = d.kind.Protocol
 				break
 			}
 		}
@@ -260,7 +264,7 @@ func (p *parser) unknownProc(ln int, t token, cands []string, hint string) error
 func (p *parser) namesOf(kindName string) []string {
 	var ns []string
 	for _, d := range p.s.procs {
-		if d.kind.name == kindName {
+		if d.kind.Name == kindName {
 			ns = append(ns, d.name)
 		}
 	}
@@ -288,14 +292,14 @@ func (p *parser) duration(ln int, t token, what string) (time.Duration, error) {
 	return d, nil
 }
 
-func (p *parser) cmdProtocol(ln line, _ *args, pos []token) error {
+func (p *parser) cmdProtocol(ln line, _ *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
 	if err := p.positional(ln, pos, 1, "protocol NAME"); err != nil {
 		return err
 	}
-	ps := protocols()
+	ps := p.reg.Protocols()
 	for _, n := range ps {
 		if n == pos[0].text {
 			p.s.Protocol = n
@@ -305,7 +309,7 @@ func (p *parser) cmdProtocol(ln line, _ *args, pos []token) error {
 	return p.err(ln.num, pos[0].col, "unknown protocol "+quote(pos[0].text), "protocols are: "+strings.Join(ps, ", "))
 }
 
-func (p *parser) cmdSeed(ln line, _ *args, pos []token) error {
+func (p *parser) cmdSeed(ln line, _ *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
@@ -320,7 +324,7 @@ func (p *parser) cmdSeed(ln line, _ *args, pos []token) error {
 	return nil
 }
 
-func (p *parser) cmdLimit(ln line, a *args, pos []token) error {
+func (p *parser) cmdLimit(ln line, a *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
@@ -328,9 +332,9 @@ func (p *parser) cmdLimit(ln line, a *args, pos []token) error {
 		return err
 	}
 	l := &p.s.Limits
-	l.MaxEvents = int(a.int("events", int64(l.MaxEvents), 1, 100_000_000))
-	l.MaxTime = a.dur("time", l.MaxTime)
-	l.MaxQueue = int(a.int("queue", int64(l.MaxQueue), 1, 100_000_000))
+	l.MaxEvents = int(a.Int("events", int64(l.MaxEvents), 1, 100_000_000))
+	l.MaxTime = a.Dur("time", l.MaxTime)
+	l.MaxQueue = int(a.Int("queue", int64(l.MaxQueue), 1, 100_000_000))
 	l.MaxMemory = a.size("memory", l.MaxMemory, minMemory, maxMemory)
 	if t, ok := a.kv["time"]; ok && (l.MaxTime <= 0 || l.MaxTime > sim.MaxRunTime) {
 		a.fail(t.col, "time="+short(t.text)+" is out of range", "a run lasts more than 0 and at most "+hours(sim.MaxRunTime))
@@ -397,7 +401,7 @@ func (p *parser) timeLimitHint(t time.Duration) string {
 	return "raise the limit with limit time=" + sim.FormatDuration(t) + " (at most " + hours(sim.MaxRunTime) + "), or schedule it earlier"
 }
 
-func (p *parser) cmdBound(ln line, _ *args, pos []token) error {
+func (p *parser) cmdBound(ln line, _ *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
@@ -413,24 +417,24 @@ func (p *parser) cmdBound(ln line, _ *args, pos []token) error {
 }
 
 // linkArgs reads the link settings shared by `network` and `link`.
-func (p *parser) linkArgs(a *args, base sim.Link) sim.Link {
+func (p *parser) linkArgs(a *Args, base sim.Link) sim.Link {
 	l := base
-	l.Delay = a.dur("delay", l.Delay)
-	l.Jitter = a.dur("jitter", l.Jitter)
+	l.Delay = a.Dur("delay", l.Delay)
+	l.Jitter = a.Dur("jitter", l.Jitter)
 	dist := l.Dist
 	if l.Jitter > 0 && base.Jitter == 0 {
 		dist = sim.DelayUniform
 	}
-	d, _ := sim.ParseDelayDist(a.oneOf("dist", dist.String(), "fixed", "uniform", "exp"))
+	d, _ := sim.ParseDelayDist(a.OneOf("dist", dist.String(), "fixed", "uniform", "exp"))
 	l.Dist = d
 	l.Loss = a.prob("loss", l.Loss)
 	l.Dup = a.prob("dup", l.Dup)
 	l.Reorder = a.prob("reorder", l.Reorder)
-	l.ReorderDelay = a.dur("reorder-delay", l.ReorderDelay)
+	l.ReorderDelay = a.Dur("reorder-delay", l.ReorderDelay)
 	return l
 }
 
-func (p *parser) cmdNetwork(ln line, a *args, pos []token) error {
+func (p *parser) cmdNetwork(ln line, a *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
@@ -441,7 +445,7 @@ func (p *parser) cmdNetwork(ln line, a *args, pos []token) error {
 	return nil
 }
 
-func (p *parser) cmdLink(ln line, a *args, pos []token) error {
+func (p *parser) cmdLink(ln line, a *Args, pos []token) error {
 	from, to, oneWay, err := p.linkEnds(ln, pos, "link A B [delay=DUR] ... (both ways) or link A -> B ... (one way)")
 	if err != nil {
 		return err
@@ -473,86 +477,56 @@ func (p *parser) linkEnds(ln line, pos []token, usage string) (from, to sim.Proc
 	return
 }
 
-func (p *parser) cmdDecl(ln line, a *args, pos []token) error {
+func (p *parser) cmdDecl(ln line, a *Args, pos []token) error {
 	decl := ln.toks[0].text
 	id := p.ids[ln.toks[1].text]
 	kindName := decl
-	if decl != "resource" {
+	if decl != DeclResource {
 		if len(pos) < 2 {
-			return p.errAt(ln, 2, decl+" needs a kind", decl+" kinds are: "+strings.Join(kindNames(decl), ", "))
+			return p.errAt(ln, 2, decl+" needs a kind", decl+" kinds are: "+strings.Join(p.reg.names(decl), ", "))
 		}
 		kindName = pos[1].text
 	}
-	k, ok := findKind(decl, kindName)
+	k, ok := p.reg.Lookup(decl, kindName)
 	if !ok {
-		return p.err(ln.num, pos[1].col, "unknown "+decl+" kind "+quote(kindName),
-			decl+" kinds are: "+strings.Join(kindNames(decl), ", "))
+		hint := decl + " kinds are: " + strings.Join(p.reg.names(decl), ", ")
+		if s := closest(kindName, p.reg.names(decl)); s != "" {
+			hint = "did you mean " + s + "? " + hint
+		}
+		col := 1
+		if len(pos) > 1 {
+			col = pos[1].col
+		}
+		return p.err(ln.num, col, "unknown "+decl+" kind "+quote(kindName), hint)
 	}
 	want := 2
-	if decl == "resource" {
+	if decl == DeclResource {
 		want = 1
 	}
 	if err := p.positional(ln, pos, want, commandUsage(decl)); err != nil {
 		return err
 	}
 	d := &p.s.procs[id]
-	d.kind = k
+	d.kind = *k
 	d.clock.Offset = a.signedDur("offset", 0)
-	d.clock.DriftPPM = a.int("drift", 0, -sim.MaxDriftPPM, sim.MaxDriftPPM)
-	var refErr error
-	ref := func(key, wantKind string, many bool) []sim.ProcID {
-		t, ok := a.required(key, "a declared "+wantKind+" process")
-		if !ok {
-			return []sim.ProcID{sim.NoProc}
-		}
-		names := []string{t.text}
-		if many {
-			names = strings.Split(t.text, ",")
-		}
-		var ids []sim.ProcID
-		for _, n := range names {
-			id, err := p.refName(ln.num, t, n, key, wantKind)
-			if err == nil && slices.Contains(ids, id) {
-				err = p.err(ln.num, t.col, key+"="+short(t.text)+" names "+n+" twice", "name each process once")
-			}
-			if err != nil && refErr == nil {
-				refErr = err
-			}
-			ids = append(ids, id)
-		}
-		return ids
+	d.clock.DriftPPM = a.Int("drift", 0, -sim.MaxDriftPPM, sim.MaxDriftPPM)
+	a.p, a.ln, a.self = p, ln, d.name
+	d.build = k.Build(a)
+	for _, t := range a.keys {
+		d.given = append(d.given, t.text)
 	}
-	d.build = k.build(a, ref)
-	for _, key := range []string{"ensemble", "cluster"} { // a replicated service lists its members, this one included
-		if t, ok := a.kv[key]; ok && refErr == nil && !slices.Contains(strings.Split(t.text, ","), ln.toks[1].text) {
-			refErr = p.err(ln.num, t.col, key+"="+short(t.text)+" does not name "+ln.toks[1].text+" itself",
-				"list every member, this one included, the same on every line: "+key+"="+ln.toks[1].text+",...")
-		}
-	}
-	if t, ok := a.kv["peers"]; ok && refErr == nil && slices.Contains(strings.Split(t.text, ","), ln.toks[1].text) {
-		refErr = p.err(ln.num, t.col, "peers="+short(t.text)+" names "+ln.toks[1].text+" itself", "list the other participants only")
-	}
-	if t, ok := a.kv["acceptors"]; ok && refErr == nil {
-		// Paxos counts a majority of the one set of acceptors: every proposer uses all.
-		all := p.namesOf("paxos-acceptor")
-		if len(strings.Split(t.text, ",")) != len(all) {
-			refErr = p.err(ln.num, t.col, "acceptors="+short(t.text)+" is not every acceptor", "Paxos needs one set of acceptors, the same for every proposer: acceptors="+short(strings.Join(all, ",")))
-		}
-	}
-	if t, ok := a.kv["replica-of"]; ok && t.text == ln.toks[1].text && refErr == nil {
-		refErr = p.err(ln.num, t.col, ln.toks[1].text+" cannot replicate itself", "name its master: replica-of=MASTER")
-	}
-	return refErr
+	d.refs = a.named
+	return a.early
 }
 
 // refName reads name n of argument t (key=NAME or key=NAME,NAME...): a declared
 // process of kind wantKind.
 func (p *parser) refName(ln int, t token, n, key, wantKind string) (sim.ProcID, error) {
 	id, ok := p.ids[n]
-	if ok && p.s.procs[id].kind.name == wantKind {
+	if ok && p.s.procs[id].kind.Name == wantKind {
 		return id, nil
 	}
-	declare := "declare one with: " + declOf(wantKind) + " NAME " + wantKind
+	declare := "declare one with: " + p.reg.declOf(wantKind) + " NAME " + wantKind
 	if ok {
 		return id, p.err(ln, t.col, key+"="+short(t.text)+": "+n+" is not "+article(wantKind)+" "+wantKind+" process", declare)
 	}
@@ -570,17 +544,7 @@ func (p *parser) refName(ln int, t token, n, key, wantKind string) (sim.ProcID, 
 	return id, p.unknownProc(ln, token{text: n, col: t.col}, fits, hint)
 }
 
-// declOf is the declaring command of a kind (node, client or resource).
-func declOf(kindName string) string {
-	for _, k := range kinds {
-		if k.name == kindName {
-			return k.decl
-		}
-	}
-	return "node"
-}
-
-// article is "an" before a vowel sound ("an etcd process"), else "a".
+// article is "an" before a vowel sound ("an acceptor"), else "a".
 func article(word string) string {
 	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
 		return "an"
@@ -597,7 +561,7 @@ func commandUsage(name string) string {
 	return name
 }
 
-func (p *parser) cmdAt(ln line, _ *args, _ []token) error {
+func (p *parser) cmdAt(ln line, _ *Args, _ []token) error {
 	if len(ln.toks) < 3 {
 		return p.errAt(ln, len(ln.toks), "at needs a time and an action", "write at TIME ACTION, like at 2s crash r1")
 	}
@@ -649,7 +613,7 @@ func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.
 			continue
 		}
 		m.Kind, m.Name = te.kind, te.counter
-		if d := p.s.procs[who].kind.decl; te.decl != "" && d != te.decl {
+		if d := p.s.procs[who].kind.Decl; te.decl != "" && d != te.decl {
 			return nil, 0, p.err(ln.num, ev.col, toks[0].text+" is a "+d+": it is never "+te.word,
 				"only a "+te.decl+" is "+te.word+" ("+te.doc+")")
 		}
@@ -694,7 +658,7 @@ func (p *parser) trigger(ln line, toks []token, usage string) (*sim.Match, time.
 	return m, after, nil
 }
 
-func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
+func (p *parser) cmdWhen(ln line, _ *Args, _ []token) error {
 	const usage = "when PROC EVENT [LOCK] [after=DUR] then ACTION, like: when c1 acquired L then pause c1 for=15s"
 	then := -1
 	for i, t := range ln.toks {
@@ -726,7 +690,7 @@ func (p *parser) cmdWhen(ln line, _ *args, _ []token) error {
 
 // cmdNote attaches narration to a moment: a time, or a trigger. It changes
 // nothing in the run; the walk stops there and shows the text.
-func (p *parser) cmdNote(ln line, _ *args, _ []token) error {
+func (p *parser) cmdNote(ln line, _ *Args, _ []token) error {
 	const usage = `note at TIME "TEXT" or note when PROC EVENT [LOCK] [after=DUR] "TEXT", like: note at 1.2s "C's key is gone"`
 	if len(ln.toks) < 2 || ln.toks[1].text != "at" && ln.toks[1].text != "when" {
 		return p.errAt(ln, 1, "note needs at TIME or when TRIGGER, then its text", "write "+usage)
@@ -756,7 +720,7 @@ func (p *parser) cmdNote(ln line, _ *args, _ []token) error {
 	return nil
 }
 
-func (p *parser) cmdCompareWith(ln line, _ *args, pos []token) error {
+func (p *parser) cmdCompareWith(ln line, _ *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
@@ -770,14 +734,14 @@ func (p *parser) cmdCompareWith(ln line, _ *args, pos []token) error {
 	return nil
 }
 
-func (p *parser) cmdRun(ln line, a *args, pos []token) error {
+func (p *parser) cmdRun(ln line, a *Args, pos []token) error {
 	if err := p.once(ln); err != nil {
 		return err
 	}
 	if err := p.positional(ln, pos, 0, "run [until=TIME]"); err != nil {
 		return err
 	}
-	p.s.Until = a.dur("until", 0)
+	p.s.Until = a.Dur("until", 0)
 	if t, ok := a.kv["until"]; ok {
 		p.untilCol = t.col
 		if p.s.Until == 0 && a.first == nil {
@@ -787,7 +751,7 @@ func (p *parser) cmdRun(ln line, a *args, pos []token) error {
 	return nil
 }
 
-func (p *parser) cmdExpect(ln line, _ *args, pos []token) error {
+func (p *parser) cmdExpect(ln line, _ *Args, pos []token) error {
 	const usage = "expect verdict SAFE|UNSAFE|STUCK, expect violated|holds|n/a INVARIANT, or expect metric NAME VALUE"
 	if len(pos) < 2 {
 		return p.errAt(ln, len(ln.toks), "expect needs what to expect", "write "+usage)
@@ -849,7 +813,7 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 	act := sim.Action{Label: joinTokens(ln.toks), Narration: ln.narration, Line: ln.num, Proc: sim.NoProc}
 	verb := toks[0]
 	a, pos := newArgs(p.file, ln.num, verb.text, toks[1:])
-	fault := func(k sim.ActionKind, usage string) error {
+	procFault := func(k sim.ActionKind, usage string) error {
 		if err := p.positional(ln, pos, 1, usage); err != nil {
 			return err
 		}
@@ -859,21 +823,21 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 	}
 	var err error
 	switch verb.text {
-	case "crash":
-		err = fault(sim.ActCrash, "crash PROC")
-	case "power-loss":
-		err = fault(sim.ActPowerLoss, "power-loss PROC")
-	case "shutdown":
-		err = fault(sim.ActShutdown, "shutdown PROC")
-	case "restart":
-		err = fault(sim.ActRestart, "restart PROC [after=DUR]")
-		act.Dur = a.dur("after", 0)
-	case "pause":
-		err = fault(sim.ActPause, "pause PROC [for=DUR]")
-		act.Dur = a.dur("for", 0)
-	case "resume":
-		err = fault(sim.ActResume, "resume PROC")
-	case "clock-jump", "clock-drift":
+	case fault.VerbCrash:
+		err = procFault(sim.ActCrash, "crash PROC")
+	case fault.VerbPowerLoss:
+		err = procFault(sim.ActPowerLoss, "power-loss PROC")
+	case fault.VerbShutdown:
+		err = procFault(sim.ActShutdown, "shutdown PROC")
+	case fault.VerbRestart:
+		err = procFault(sim.ActRestart, "restart PROC [after=DUR]")
+		act.Dur = a.Dur("after", 0)
+	case fault.VerbPause:
+		err = procFault(sim.ActPause, "pause PROC [for=DUR]")
+		act.Dur = a.Dur("for", 0)
+	case fault.VerbResume:
+		err = procFault(sim.ActResume, "resume PROC")
+	case fault.VerbClockJump, fault.VerbClockDrift:
 		usage := verb.text + " PROC +15s"
 		if verb.text == "clock-drift" {
 			usage = verb.text + " PROC PPM"
@@ -899,12 +863,12 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 					fmt.Sprintf("write parts per million from %d to %d, like 200", -sim.MaxDriftPPM, sim.MaxDriftPPM))
 			}
 		}
-	case "partition":
+	case fault.VerbPartition:
 		err = p.partition(ln, pos, &act)
-	case "heal":
+	case fault.VerbHeal:
 		err = p.positional(ln, pos, 0, "heal")
 		act.Kind = sim.ActHeal
-	case "link":
+	case fault.VerbLink:
 		// A link's behaviour from now on: the network's settings with these
 		// changes (none: back to the network's settings).
 		const usage = "link A B [loss=P] [dup=P] [delay=DUR] [extra-delay=DUR] ... (both ways) or link A -> B ... (one way)"
@@ -916,14 +880,12 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 		// From the pair's declared settings (or the network's), changed as given;
 		// extra-delay= adds to the delay.
 		act.A, act.B, act.Link = []sim.ProcID{from}, []sim.ProcID{to}, p.linkArgs(a, p.s.declaredLink(from, to))
-		act.Link.Delay += a.dur("extra-delay", 0)
-	case "failover":
-		// A failover promotes a replica: it is told REPLICAOF NO ONE.
-		if err = fault(sim.ActCommand, "failover REPLICA"); err == nil && p.s.procs[act.Proc].kind.name != "redis" {
-			err = p.err(ln.num, pos[0].col, pos[0].text+" is not a redis node", "failover promotes a replica: declare it with node NAME redis replica-of=MASTER")
-		}
-		act.Msg = sim.Message{Op: redis.CmdFailover}
+		act.Link.Delay += a.Dur("extra-delay", 0)
 	default:
+		if _, v := p.reg.verb(verb.text, true); v != nil {
+			err = p.kindFault(ln, verb, pos, a, &act)
+			return act, err
+		}
 		err = p.clientAction(ln, verb, toks, &act)
 		return act, err
 	}
@@ -965,131 +927,113 @@ func (p *parser) partition(ln line, pos []token, act *sim.Action) error {
 	return nil
 }
 
+// kindFault parses VERB PROC [args], a fault a kind declares (failover).
+func (p *parser) kindFault(ln line, verb token, pos []token, a *Args, act *sim.Action) error {
+	_, v := p.reg.verb(verb.text, true)
+	if err := p.positional(ln, pos, 1, verb.text+" "+v.Usage); err != nil {
+		return err
+	}
+	id, err := p.proc(ln.num, pos[0])
+	if err != nil {
+		return err
+	}
+	act.Kind, act.Proc = sim.ActCommand, id
+	mine, ok := p.s.procs[id].kind.verb(verb.text, true)
+	if !ok {
+		return p.err(ln.num, pos[0].col, pos[0].text+" is not "+v.Who, v.Only)
+	}
+	a.p, a.ln, a.self, a.usage = p, ln, pos[0].text, verb.text+" "+v.Usage
+	act.Msg = mine.Parse(a)
+	return a.err()
+}
+
 // clientAction parses PROC VERB ...: a command to a client.
 func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action) error {
 	id, ok := p.ids[who.text]
 	if !ok {
-		hint := "actions are: crash, power-loss, shutdown, restart, pause, resume, clock-jump, clock-drift, partition, heal, link, failover, or CLIENT acquire|release|read|write"
+		hint := "actions are: " + strings.Join(p.actionVerbs(), ", ") + ", or CLIENT " + strings.Join(p.reg.lockVerbs(), "|")
+		if s := closest(who.text, append(p.actionVerbs(), p.s.ProcNames()...)); s != "" {
+			hint = "did you mean " + s + "? " + hint
+		}
 		return p.err(ln.num, who.col, "unknown action or process "+quote(who.text), hint)
 	}
-	if p.s.procs[id].kind.decl != "client" {
-		return p.err(ln.num, who.col, who.text+" is not a client", "only clients take commands: acquire, release, read, write; begin (coordinators); propose (proposers)")
+	k := &p.s.procs[id].kind
+	if k.Decl != DeclClient {
+		return p.err(ln.num, who.col, who.text+" is not a client", "only clients take commands: "+p.reg.commandsHint())
 	}
 	if len(toks) < 2 {
-		return p.errAt(ln, len(ln.toks), "missing the client's command", "write "+who.text+" acquire LOCK, release, read RES or write RES")
+		return p.errAt(ln, len(ln.toks), "missing the client's command", "write "+who.text+" "+verbUsages(k.Verbs))
 	}
 	verb := toks[1]
 	a, pos := newArgs(p.file, ln.num, verb.text, toks[2:])
 	act.Kind, act.Proc = sim.ActCommand, id
-	if role := p.s.procs[id].kind.role; role != "client" && verb.text != "begin" && verb.text != "propose" {
-		take := map[string]string{"coordinator": "begin TXN", "proposer": "propose [VALUE]"}[role]
-		return p.err(ln.num, verb.col, who.text+" is a "+p.s.procs[id].kind.name+": it takes no "+short(verb.text), "write "+who.text+" "+take)
+	v, ok := k.verb(verb.text, false)
+	if !ok {
+		return p.notMyVerb(ln, who, verb, k)
 	}
-	switch verb.text {
-	case "acquire":
-		if err := p.positional(ln, pos, 1, who.text+" acquire LOCK [ttl=DUR]"); err != nil {
-			return err
+	a.p, a.ln, a.self, a.pos = p, ln, who.text, pos
+	a.usage = strings.TrimSpace(who.text + " " + v.Name + " " + v.Usage)
+	act.Msg = v.Parse(a)
+	if t, ok := a.unused(); ok && a.early == nil && a.first == nil {
+		// An argument another kind's verb of the same name takes: say whose.
+		if ks := p.reg.verbsTaking(v.Name, t.text); len(ks) > 0 {
+			return p.err(ln.num, t.col, v.Name+" takes "+t.text+"= only for "+andList(ks)+" clients, and "+who.text+
+				" is "+article(k.Name)+" "+k.Name+" client", v.Hint)
 		}
-		if err := p.word(ln.num, pos[0], "lock"); err != nil {
-			return err
-		}
-		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
-		if t, ok := a.kv["ttl"]; ok && !slices.Contains([]string{"redis-lock", "redlock"}, p.s.procs[id].kind.name) {
-			return p.err(ln.num, t.col, "acquire takes ttl= only for redis-lock and redlock clients, and "+who.text+
-				" is "+article(p.s.procs[id].kind.name)+" "+p.s.procs[id].kind.name+" client", "set the lease where the client is declared: "+
-				"ttl=5s for etcd-lock and db-lock (mode=lease) clients, session-timeout=4s for zk-lock clients")
-		}
-		if t, ok := a.kv["ttl"]; ok {
-			d := a.dur("ttl", 0)
-			if d < time.Millisecond && a.first == nil {
-				a.fail(t.col, "ttl="+short(t.text)+" is less than 1ms", "Redis TTLs are whole milliseconds")
-			}
-			act.Msg.Opts = "PX" // the TTL in milliseconds, as SET writes it
-			act.Msg = act.Msg.WithN(int64(d / time.Millisecond))
-		} else {
-			a.allowed = append(a.allowed, "ttl")
-		}
-	case "extend":
-		if p.s.procs[id].kind.name != "redlock" {
-			return p.err(ln.num, verb.col, who.text+" is not a redlock client", "only redlock clients extend their lock")
-		}
-		act.Msg = sim.Message{Op: verb.text}
-		if err := p.positional(ln, pos, 0, who.text+" extend"); err != nil {
-			return err
-		}
-	case "begin", "propose":
-		want := map[string]string{"begin": "coordinator", "propose": "proposer"}[verb.text]
-		if p.s.procs[id].kind.role != want {
-			return p.err(ln.num, verb.col, who.text+" is not a "+want, "only 2pc and 3pc coordinators begin a transaction; only paxos proposers propose")
-		}
-		usage, what := who.text+" begin TXN", "transaction"
-		if verb.text == "propose" {
-			usage, what = who.text+" propose [VALUE]", "value"
-			if len(pos) == 0 {
-				pos = append(pos, token{text: ""}) // no value of its own: the one in value=
-			}
-		}
-		if err := p.positional(ln, pos, 1, usage); err != nil {
-			return err
-		}
-		if pos[0].text != "" || verb.text == "begin" {
-			if err := p.word(ln.num, pos[0], what); err != nil {
-				return err
-			}
-		}
-		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
-	case "update":
-		if p.s.procs[id].kind.name != "db-lock" {
-			return p.err(ln.num, verb.col, who.text+" is not a db-lock client", "only db-lock clients with mode=cas update a row")
-		}
-		if err := p.positional(ln, pos, 1, who.text+" update ROW"); err != nil {
-			return err
-		}
-		if err := p.word(ln.num, pos[0], "row"); err != nil {
-			return err
-		}
-		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text}
-	case "release":
-		if len(pos) > 1 {
-			return p.err(ln.num, pos[1].col, "unexpected "+quote(pos[1].text), "write "+who.text+" release [LOCK]")
-		}
-		act.Msg = sim.Message{Op: verb.text}
-		if len(pos) == 1 {
-			if err := p.word(ln.num, pos[0], "lock"); err != nil {
-				return err
-			}
-			act.Msg.Key = pos[0].text
-		}
-	case "read", "write":
-		usage := who.text + " read RESOURCE"
-		if verb.text == "write" {
-			usage = who.text + " write RESOURCE [update=NAME]"
-		}
-		if err := p.positional(ln, pos, 1, usage); err != nil {
-			return err
-		}
-		var update string
-		if verb.text == "write" {
-			// The logical update this write is part of: writes to several
-			// resources under one name are judged together (all-or-nothing).
-			if t, ok := a.take("update"); ok {
-				if !nameRE.MatchString(t.text) {
-					return p.err(ln.num, t.col, "update="+t.text+" is not a name", "name the update like u1: start with a letter; use letters, digits, - and _")
-				}
-				update = t.text
-			}
-		}
-		rid, err := p.proc(ln.num, pos[0])
-		if err != nil {
-			return err
-		}
-		if p.s.procs[rid].kind.decl != "resource" {
-			return p.err(ln.num, pos[0].col, pos[0].text+" is not a resource", "declare it with resource "+pos[0].text)
-		}
-		act.Msg = sim.Message{Op: verb.text, Key: pos[0].text, Opts: sim.ResourceOpts("", update)}
-	default:
-		return p.err(ln.num, verb.col, "unknown client command "+quote(verb.text),
-			"clients take: acquire, release, read, write (and redlock clients: extend; db-lock clients: update; coordinators: begin; proposers: propose)")
 	}
 	return a.err()
+}
+
+// notMyVerb is the error for a command the client's kind does not take.
+func (p *parser) notMyVerb(ln line, who, verb token, k *Kind) error {
+	owner, v := p.reg.verb(verb.text, false)
+	if k.Role != RoleClient && (owner == nil || owner.Role == RoleClient) {
+		// A coordinator or a proposer takes its own verbs only.
+		return p.err(ln.num, verb.col, who.text+" is a "+k.Name+": it takes no "+short(verb.text), "write "+who.text+" "+verbUsages(k.Verbs))
+	}
+	if v == nil {
+		hint := "clients take: " + p.reg.commandsList()
+		if s := closest(verb.text, p.reg.allVerbs()); s != "" {
+			hint = "did you mean " + s + "? " + hint
+		}
+		return p.err(ln.num, verb.col, "unknown client command "+quote(verb.text), hint)
+	}
+	return p.err(ln.num, verb.col, who.text+" is not "+v.Who, v.Only)
+}
+
+// actionVerbs lists the actions a line may schedule: the faults any process
+// suffers, then those the kinds declare.
+func (p *parser) actionVerbs() []string {
+	var vs []string
+	for _, v := range fault.Verbs {
+		if v != fault.VerbFailover || p.reg.IsFaultVerb(v) {
+			vs = append(vs, v)
+		}
+	}
+	for _, v := range p.reg.faultVerbs() {
+		if !slices.Contains(vs, v) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// verbUsages is how a kind's commands are written: "begin TXN", or "acquire
+// LOCK, release [LOCK], read RESOURCE or write RESOURCE [update=NAME]".
+func verbUsages(vs []Verb) string {
+	us := make([]string, len(vs))
+	for i, v := range vs {
+		us[i] = strings.TrimSpace(v.Name + " " + v.Usage)
+	}
+	return andOr(us, " or ")
+}
+
+// andList joins names: "a", "a and b", "a, b and c".
+func andList(ns []string) string { return andOr(ns, " and ") }
+
+func andOr(ns []string, last string) string {
+	if len(ns) < 2 {
+		return strings.Join(ns, "")
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + last + ns[len(ns)-1]
 }

@@ -45,7 +45,7 @@ func (r *Result) OK() bool {
 func (s *Scenario) Build(seed uint64, snapshots bool) *sim.World {
 	w := sim.NewWorld(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: snapshots})
 	for _, d := range s.procs {
-		w.AddProcess(d.name, d.kind.role, d.clock, d.build)
+		w.AddProcess(d.name, d.kind.Role, d.clock, d.build)
 	}
 	net := w.Network()
 	net.SetDefault(s.net)

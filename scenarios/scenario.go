@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -25,6 +26,7 @@ type Scenario struct {
 	// this file. Control loads it.
 	CompareWith string
 
+	reg   *Registry
 	net   sim.Link
 	links []linkDecl
 	procs []procDecl
@@ -38,9 +40,11 @@ type linkDecl struct {
 
 type procDecl struct {
 	name  string
-	kind  kind
+	kind  Kind
 	clock sim.Clock
 	build func(sim.Env) sim.Process
+	given []string     // the arguments its line gives, in order
+	refs  []sim.ProcID // the processes its arguments name
 }
 
 // step is one scheduled action: at a time, or when an observation matches.
@@ -98,13 +102,34 @@ type Process struct {
 	Decl string // node, client or resource
 	Kind string // redis, redlock, zk-lock, ...
 	Role string
+	// Talks lists the processes it exchanges messages with, as its kind says:
+	// those its arguments name (server=, ensemble=) and every process of the
+	// kinds its kind talks to (Kind.TalksTo).
+	Talks []string
+	// Faults lists the fault verbs its kind declares that the explorer may draw
+	// on it (failover, on a replica).
+	Faults []string
 }
+
+// Registry is the registry of kinds the scenario was parsed with.
+func (s *Scenario) Registry() *Registry { return s.reg }
 
 // Processes lists the declared processes in declaration order.
 func (s *Scenario) Processes() []Process {
 	out := make([]Process, len(s.procs))
 	for i, d := range s.procs {
-		out[i] = Process{Name: d.name, Decl: d.kind.decl, Kind: d.kind.name, Role: d.kind.role}
+		p := Process{Name: d.name, Decl: d.kind.Decl, Kind: d.kind.Name, Role: d.kind.Role}
+		for j, o := range s.procs {
+			if j != i && (slices.Contains(d.refs, sim.ProcID(j)) || slices.Contains(d.kind.TalksTo, o.kind.Name)) {
+				p.Talks = append(p.Talks, o.name)
+			}
+		}
+		for _, v := range d.kind.Verbs {
+			if v.Fault && (v.Needs == "" || slices.Contains(d.given, v.Needs)) {
+				p.Faults = append(p.Faults, v.Name)
+			}
+		}
+		out[i] = p
 	}
 	return out
 }

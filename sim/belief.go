@@ -64,7 +64,7 @@ func (b *Belief) Operate(out *Outputs, env Env, m Message) {
 	_, update := ParseResourceOpts(m.Opts)
 	op := Message{Op: m.Op, Key: m.Key, Value: b.last, Opts: ResourceOpts(b.lastLock, update)}
 	if b.fenced {
-		op = op.WithN(b.token)
+		op = op.With(ArgToken, b.token)
 	}
 	out.Send(target, op)
 }

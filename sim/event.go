@@ -134,3 +134,8 @@ const (
 	NoteAlreadyDown = "already down"
 	NoteNotRunning  = "not running"
 )
+
+// NoteRecovers is the note on a restart: how many records the process read
+// back from its disk (fmt verb: the count). A reader that wants to say whether
+// a process came back empty (the explorer's narration) scans it with fmt.Sscanf.
+const NoteRecovers = "recovers %d records from disk"

@@ -17,10 +17,6 @@ type Message struct {
 	Key   string // the key, lock or resource it is about
 	Value string // a value: the lock owner's random value, a read result
 	Opts  string // option words as the protocol's docs write them: "NX PX"
-	N     int64  // one numeric argument (a TTL in ms, a token), shown when HasN
-	HasN  bool
-	M     int64 // a second numeric argument, shown when HasM
-	HasM  bool
 	ID    uint64 // request id: pairs a reply with its request; not part of the text
 	// Body is a structured payload (a log entry, a snapshot, a statement); nil on
 	// every hot path. It is a plain value, or implements Cloner (see Clone).
@@ -31,7 +27,48 @@ type Message struct {
 	// it with the message, and viewers fold such rows on request (the TUI's quiet
 	// mode). It changes nothing in the run and is not part of the text form.
 	Background bool
+
+	// nums are the message's numbers, read and written through the Arg names the
+	// protocols declare (see Arg); shown says which belong to the text form.
+	nums  [2]int64
+	shown [2]bool
 }
+
+// Arg names one of the two numbers a message can carry, for what it holds in
+// one protocol's messages: a SET's TTL in milliseconds, a ZooKeeper zxid, a Raft
+// term, a fencing token. Each protocol declares its names beside its Op names
+// (`const ArgZxid = sim.Num1 // ...`) and reads and writes numbers only through
+// them, so `m.Num(ArgZxid)` says what it reads. The representation stays two
+// plain slots: a message stays a flat value of fixed size, and its text form
+// writes the first number before the second.
+type Arg uint8
+
+// The two slots a protocol names. Num1 is written first in the text form.
+const (
+	Num1 Arg = iota
+	Num2
+)
+
+// Names the kernel's own callers share: a command's TTL (a scenario's ttl=,
+// read by the lock clients) and an operation's fencing token (Belief.Send, read
+// by the protected resource).
+const (
+	ArgTTL   = Num1 // a TTL in whole milliseconds
+	ArgToken = Num1 // a fencing token
+)
+
+// With returns m carrying v as a, written in the text form.
+func (m Message) With(a Arg, v int64) Message { m.nums[a], m.shown[a] = v, true; return m }
+
+// Carrying returns m carrying v as a, left out of the text form: for a number
+// the message already says in words (its Value), where the text stays as it is.
+func (m Message) Carrying(a Arg, v int64) Message { m.nums[a] = v; return m }
+
+// Num is the number m carries as a (0 when it carries none).
+func (m Message) Num(a Arg) int64 { return m.nums[a] }
+
+// Has reports whether m carries a number as a that its text shows (set by With).
+func (m Message) Has(a Arg) bool { return m.shown[a] }
 
 // String is the message's one text form: "SET L c1#1 NX PX 10000".
 func (m Message) String() string {
@@ -49,23 +86,16 @@ func (m Message) String() string {
 	add(m.Key)
 	add(m.Value)
 	add(m.Opts)
-	if m.HasN {
-		add(strconv.FormatInt(m.N, 10))
-	}
-	if m.HasM {
-		add(strconv.FormatInt(m.M, 10))
+	for i, n := range m.nums {
+		if m.shown[i] {
+			add(strconv.FormatInt(n, 10))
+		}
 	}
 	if s, ok := m.Body.(interface{ String() string }); ok {
 		add(s.String())
 	}
 	return b.String()
 }
-
-// WithN returns m carrying the number n.
-func (m Message) WithN(n int64) Message { m.N, m.HasN = n, true; return m }
-
-// WithM returns m carrying the second number n.
-func (m Message) WithM(n int64) Message { m.M, m.HasM = n, true; return m }
 
 // InBackground returns m marked as background traffic (see Message.Background).
 func (m Message) InBackground() Message { m.Background = true; return m }

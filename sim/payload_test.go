@@ -31,7 +31,7 @@ func (p *boxer) Step(now LocalTime, in Input, out *Outputs) {
 		switch in.Msg.Op {
 		case "send":
 			p.sent = &box{"as sent"}
-			out.Send(ProcID(in.Msg.N), Message{Op: "box", Body: p.sent})
+			out.Send(ProcID(in.Msg.Num(argTo)), Message{Op: "box", Body: p.sent})
 			p.sent.v = "changed by the sender in the same step"
 			out.SetTimer(1, time.Millisecond)
 		case "write":
@@ -62,7 +62,7 @@ func TestAPayloadChangedAfterSendingChangesNothingSent(t *testing.T) {
 	// changes come first, and the receiver changes the first copy before the
 	// second arrives.
 	w.Network().SetDefault(Link{Delay: 5 * time.Millisecond, Dup: 1})
-	w.Schedule(0, Action{Kind: ActCommand, Proc: a, Msg: Message{Op: "send"}.WithN(int64(b))})
+	w.Schedule(0, Action{Kind: ActCommand, Proc: a, Msg: Message{Op: "send"}.With(argTo, int64(b))})
 	tr := w.Run()
 	if got, want := notes(tr), []string{"got as sent", "got as sent"}; !slices.Equal(got, want) {
 		t.Errorf("the receiver saw %q, want %q: a delivery shared the payload with the sender or with the other delivery", got, want)

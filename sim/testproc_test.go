@@ -32,13 +32,13 @@ func (e *echo) Step(now LocalTime, in Input, out *Outputs) {
 	case InCommand:
 		switch in.Msg.Op {
 		case "ping":
-			out.Send(ProcID(in.Msg.N), Message{Op: "ping", ID: uint64(in.Msg.M)})
+			out.Send(ProcID(in.Msg.Num(argTo)), Message{Op: "ping", ID: uint64(in.Msg.Num(argRally))})
 		case "timer":
-			out.SetTimer(TimerID(in.Msg.N), time.Duration(in.Msg.M))
+			out.SetTimer(TimerID(in.Msg.Num(argTimer)), time.Duration(in.Msg.Num(argAfter)))
 		case "wall-timer":
-			out.SetWallTimer(TimerID(in.Msg.N), time.Duration(in.Msg.M))
+			out.SetWallTimer(TimerID(in.Msg.Num(argTimer)), time.Duration(in.Msg.Num(argAfter)))
 		case "cancel":
-			out.CancelTimer(TimerID(in.Msg.N))
+			out.CancelTimer(TimerID(in.Msg.Num(argTimer)))
 		case "write":
 			out.Write(Message{Op: "rec", Key: in.Msg.Key})
 			if in.Msg.Value == "fsync" {
@@ -53,9 +53,16 @@ func (e *echo) Step(now LocalTime, in Input, out *Outputs) {
 
 func (e *echo) Describe() string { return fmt.Sprintf("seen %d restored %d", e.seen, e.restored) }
 
+// The echo process's commands carry two numbers: "ping" a peer and the rally's
+// length; "timer", "wall-timer" and "cancel" a timer id and a delay.
+const (
+	argTo, argRally    = Num1, Num2
+	argTimer, argAfter = Num1, Num2
+)
+
 // cmd builds a command action for p.
 func cmd(p ProcID, op string, n, m int64) Action {
-	return Action{Kind: ActCommand, Proc: p, Msg: Message{Op: op}.WithN(n).WithM(m)}
+	return Action{Kind: ActCommand, Proc: p, Msg: Message{Op: op}.With(Num1, n).With(Num2, m)}
 }
 
 // kinds lists the trace's event kinds, skipping starts.

@@ -492,7 +492,7 @@ func (w *World) act(i int) {
 		}
 		recs := s.disk.Records()
 		ev.Kind = EvRestart
-		ev = w.noted(ev, fmt.Sprintf("recovers %d records from disk", len(recs)))
+		ev = w.noted(ev, fmt.Sprintf(NoteRecovers, len(recs)))
 		s.state = stUp
 		s.gen++ // messages sent to the process while it was down are not for this incarnation
 		s.env.Incarnation++

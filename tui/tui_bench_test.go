@@ -17,9 +17,12 @@ import (
 // rows to fold.
 type pinger struct{}
 
+// argLeft is how many pings are left in the rally.
+const argLeft = sim.Num1
+
 func (pinger) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	ping := func(n int64) sim.Message {
-		m := sim.Message{Op: "ping"}.WithN(n)
+		m := sim.Message{Op: "ping"}.With(argLeft, n)
 		if n%2 == 0 {
 			m = m.InBackground()
 		}
@@ -27,10 +30,10 @@ func (pinger) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	}
 	switch in.Kind {
 	case sim.InCommand:
-		out.Send(1, ping(in.Msg.N))
+		out.Send(1, ping(in.Msg.Num(argLeft)))
 	case sim.InMessage:
-		if in.Msg.N > 1 {
-			out.Send(in.From, ping(in.Msg.N-1))
+		if in.Msg.Num(argLeft) > 1 {
+			out.Send(in.From, ping(in.Msg.Num(argLeft)-1))
 		}
 	}
 }
@@ -43,7 +46,7 @@ func bigRun(b *testing.B, n int, note bool) *scenarios.Result {
 	w.AddProcess("a", "client", sim.Clock{}, func(sim.Env) sim.Process { return pinger{} })
 	w.AddProcess("b", "client", sim.Clock{}, func(sim.Env) sim.Process { return pinger{} })
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
-	w.Schedule(0, sim.Action{Kind: sim.ActCommand, Proc: 0, Msg: sim.Message{Op: "go"}.WithN(int64(n / 2))})
+	w.Schedule(0, sim.Action{Kind: sim.ActCommand, Proc: 0, Msg: sim.Message{Op: "go"}.With(argLeft, int64(n/2))})
 	if note {
 		w.Schedule(sim.Time(time.Duration(n/4)*time.Millisecond), sim.Action{Kind: sim.ActNote, Proc: sim.NoProc, Narration: "half way"})
 	}

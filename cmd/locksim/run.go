@@ -113,7 +113,7 @@ offline file that steps through the run. --quiet folds background traffic
 		if f, ok := stdout.(*os.File); ok && *width < 0 {
 			*width = tui.TerminalWidth(f)
 		}
-		err = res.WriteText(stdout, scenarios.TextOptions{Full: *full, Width: *width})
+		err = export.WriteText(stdout, res, export.TextOptions{Full: *full, Width: *width})
 	}
 	if err != nil {
 		return err
@@ -130,7 +130,7 @@ func runCompare(a, b *scenarios.Result, format string, events bool, opt export.O
 	var err error
 	switch format {
 	case "json":
-		err = scenarios.WriteCompareJSON(stdout, a, b, scenarios.JSONOptions{Events: events})
+		err = export.WriteCompareJSON(stdout, a, b, scenarios.JSONOptions{Events: events})
 	case "mermaid":
 		err = export.WriteCompareMermaid(stdout, a, b, opt)
 	case "svg":
@@ -138,7 +138,7 @@ func runCompare(a, b *scenarios.Result, format string, events bool, opt export.O
 	case "html":
 		err = export.WriteCompareHTML(stdout, a, b, opt)
 	default:
-		err = scenarios.WriteCompare(stdout, a, b, scenarios.TextOptions{Full: opt.Full})
+		err = export.WriteCompareText(stdout, a, b, export.TextOptions{Full: opt.Full})
 	}
 	if err != nil {
 		return err

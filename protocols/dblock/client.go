@@ -67,8 +67,8 @@ type ClientConfig struct {
 
 // Commands a client takes besides acquire, release, read and write.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 	CmdUpdate  = "update" // cas: add one to the row's value, optimistically
 )
 
@@ -196,14 +196,14 @@ func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	}
 	c.ka.Heard(out)
 	switch {
-	case c.dbLife >= 0 && m.N != c.dbLife:
+	case c.dbLife >= 0 && m.Num(argIncarnation) != c.dbLife:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" restarted", out)
-	case m.M == 0 && c.cfg.Mode == ModeForUpdate:
+	case m.Num(argOpen) == 0 && c.cfg.Mode == ModeForUpdate:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" closed the connection", out)
-	case m.M == 0: // an autocommit statement is answered at once: its answer was lost
+	case m.Num(argOpen) == 0: // an autocommit statement is answered at once: its answer was lost
 		c.connectionLost(now, "no answer from "+c.env.Names[c.cfg.Server]+", which has nothing pending", out)
 	default:
-		c.dbLife = m.N
+		c.dbLife = m.Num(argIncarnation)
 	}
 }
 
@@ -244,7 +244,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.attempt(now, out)
 	case CmdRelease:
 		c.release(m.Key, out)
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		c.belief.Operate(out, c.env, m)
 	}
 }
@@ -288,9 +288,9 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch c.st {
 	case trying:
 		switch {
-		case m.Op != RepError && m.N == 1:
-			c.hold(now, m.M, out)
-		case m.Op == OpSelect && m.N == 0: // FOR UPDATE found no row: nothing to lock, ever
+		case m.Op != RepError && m.Num(ArgRows) == 1:
+			c.hold(now, m.Num(ArgFence), out)
+		case m.Op == OpSelect && m.Num(ArgRows) == 0: // FOR UPDATE found no row: nothing to lock, ever
 			out.Observe(sim.Note(c.env.ID, "%s: row %s does not exist, so FOR UPDATE locked nothing; it gives up", c.env.Name, c.lock))
 			c.tries.GiveUp(out)
 			c.st = idle
@@ -309,16 +309,16 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.st = idle
 			return
 		}
-		c.version = m.N
+		c.version = m.Num(ArgVersion)
 		c.st = updating
-		c.send(&Stmt{Kind: StCAS, Row: c.lock, Version: m.N, Value: m.M + 1, Compare: c.cfg.Compare}, out)
+		c.send(&Stmt{Kind: StCAS, Row: c.lock, Version: m.Num(ArgVersion), Value: m.Num(ArgValue) + 1, Compare: c.cfg.Compare}, out)
 	case updating:
 		if m.Op == RepError {
 			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
 			c.st = idle
 			return
 		}
-		if m.N == 1 {
+		if m.Num(ArgRows) == 1 {
 			out.Observe(sim.Note(c.env.ID, "%s updated %s (version %d -> %d)", c.env.Name, c.lock, c.version, c.version+1))
 			c.st = idle
 			return

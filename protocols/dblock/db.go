@@ -93,11 +93,25 @@ type Node struct {
 const timerConns sim.TimerID = 1 << 40
 
 // Keepalive messages: a client with a transaction open pings; the answer says
-// which life of the database answers (N) and whether the transaction is still
-// there (M = 1).
+// which life of the database answers (argIncarnation) and whether the
+// transaction is still there (argOpen = 1).
 const (
 	OpPing = "PING"
 	OpPong = "PONG"
+)
+
+// The numbers the database's messages carry (sim.Arg). Replies carry theirs
+// without showing them: Opts and Value say them as psql would.
+const (
+	ArgRows    = sim.Num1 // a command tag's count of rows touched
+	ArgFence   = sim.Num2 // the fencing sequence's value a statement took
+	ArgVersion = sim.Num1 // a SELECT's row version
+	ArgValue   = sim.Num2 // a SELECT's row value
+	// PONG: the server's incarnation (it changes on restart) and 1 when the
+	// pinging connection has a transaction open.
+	argIncarnation, argOpen = sim.Num1, sim.Num2
+	argSeq                  = sim.Num1 // SEQ record: the sequence's logged value
+	argClient               = sim.Num1 // LOCK record: the client holding the lock
 )
 
 // NewNode returns a constructor for the database with cfg.
@@ -127,7 +141,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		// A clean shutdown checkpoints: the sequence is saved as it is, and
 		// the next value after the restart follows on without a jump.
 		if n.seqLogged > n.seq {
-			out.Write(sim.Message{Op: recSeq}.WithN(n.seq))
+			out.Write(sim.Message{Op: recSeq}.With(argSeq, n.seq))
 			out.Fsync()
 		}
 	case sim.InTimer:
@@ -146,7 +160,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			if n.inTxn(in.From) {
 				open = 1
 			}
-			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.WithN(int64(n.env.Incarnation)).WithM(open).InBackground())
+			out.Send(in.From, sim.Message{Op: OpPong, ID: in.Msg.ID}.With(argIncarnation, int64(n.env.Incarnation)).With(argOpen, open).InBackground())
 			return
 		}
 		if s, ok := in.Msg.Body.(*Stmt); ok {
@@ -230,17 +244,17 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 			reply(sim.Message{Op: OpSelect, Value: "0", Opts: "(no row)"})
 			return
 		}
-		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value), N: r.Version, M: r.Value})
+		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value)}.Carrying(ArgVersion, r.Version).Carrying(ArgValue, r.Value))
 	case StCAS:
 		n.update(s, r, reply, out)
 	}
 }
 
-// rows is a command tag (its word in Op, its counts in Value) with the number
-// of rows the statement touched in N (and the sequence's value it took in M,
-// shown after the tag).
+// rows is a command tag (its word in Op, its counts in Value) carrying the
+// number of rows the statement touched (ArgRows) and the sequence's value it
+// took (ArgFence, shown after the tag when fenced).
 func rows(tag, count string, n, token int64, fenced bool) sim.Message {
-	m := sim.Message{Op: tag, Value: count, N: n, M: token}
+	m := sim.Message{Op: tag, Value: count}.Carrying(ArgRows, n).Carrying(ArgFence, token)
 	if fenced {
 		m.Opts = fmt.Sprintf("(fence %d)", token)
 	}
@@ -293,7 +307,7 @@ func (n *Node) nextval(out *sim.Outputs) int64 {
 	n.seq++
 	if n.seq > n.seqLogged {
 		n.seqLogged = n.seq + seqLogAhead
-		out.Write(sim.Message{Op: recSeq}.WithN(n.seqLogged))
+		out.Write(sim.Message{Op: recSeq}.With(argSeq, n.seqLogged))
 	}
 	return n.seq
 }
@@ -356,7 +370,7 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 	for _, rec := range disk {
 		switch rec.Op {
 		case recLock:
-			open[rec.Key] = lockRec{sim.ProcID(rec.N), rec.Value}
+			open[rec.Key] = lockRec{sim.ProcID(rec.Num(argClient)), rec.Value}
 		case recUnlock:
 			delete(open, rec.Key)
 		case recRow:
@@ -365,7 +379,7 @@ func (n *Node) recover(disk []sim.Message, out *sim.Outputs) {
 		case recDel:
 			delete(n.rows, rec.Key)
 		case recSeq:
-			n.seq, n.seqLogged = rec.N, rec.N
+			n.seq, n.seqLogged = rec.Num(argSeq), rec.Num(argSeq)
 		}
 	}
 	// Transactions that held a row lock when the server died never committed:

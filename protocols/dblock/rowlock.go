@@ -58,7 +58,7 @@ func (n *Node) lockRow(name string, l *rowLock, w waiter, out *sim.Outputs) {
 	// The lock is on the row itself (PostgreSQL marks the tuple with the
 	// transaction's id), so recovery knows which transactions held rows and
 	// aborts them.
-	out.Write(sim.Message{Op: recLock, Key: name, Value: w.grant}.WithN(int64(w.client)))
+	out.Write(sim.Message{Op: recLock, Key: name, Value: w.grant}.With(argClient, int64(w.client)))
 	out.Fsync()
 	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: w.client, By: sim.NoProc,
 		Lock: name, Grant: w.grant, Token: l.token, HasToken: w.fence, Text: "until its transaction ends"})

@@ -41,8 +41,8 @@ const deadlineLoopPeriod = time.Second
 
 // Client commands (acquire, release, read, write) are those of every lock client.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 )
 
 type lockState uint8
@@ -177,7 +177,7 @@ func (c *Client) keepAlive(now sim.LocalTime, out *sim.Outputs) {
 	if c.ka.Beat(now, out) {
 		c.failover("no keepalive answer from "+c.env.Names[c.srv()], out)
 	}
-	c.ka.Send(now, out, c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease})
+	c.ka.Send(now, out, c.srv(), sim.Message{Op: OpKeepAlive, Value: fmt.Sprintf("lease %d", c.lease)}.Carrying(ArgLease, c.lease))
 	if c.state == lockWatching {
 		// clientv3 re-creates a watch whose stream broke (a member restart, a lost
 		// event). The model has no streams: a waiter renews its watch with each
@@ -188,7 +188,7 @@ func (c *Client) keepAlive(now sim.LocalTime, out *sim.Outputs) {
 
 // sendWatch asks for the watch; renewed with each keepalive, it is background.
 func (c *Client) sendWatch(out *sim.Outputs, renewal bool) {
-	m := sim.Message{Op: OpWatch, Key: c.watched, Value: fmt.Sprintf("from revision %d", c.from), N: c.from}
+	m := sim.Message{Op: OpWatch, Key: c.watched, Value: fmt.Sprintf("from revision %d", c.from)}.Carrying(ArgFromRev, c.from)
 	if renewal {
 		m = m.InBackground()
 	}
@@ -219,7 +219,7 @@ func (c *Client) command(m sim.Message, out *sim.Outputs) {
 		c.lock = m.Key
 		c.tries.Begin(out, c.lock, "")
 		c.state = lockGranting
-		c.request(sim.Message{Op: OpGrant, Value: "ttl=" + sim.FormatDuration(c.cfg.TTL), N: c.cfg.TTL.Milliseconds()}, out)
+		c.request(sim.Message{Op: OpGrant, Value: "ttl=" + sim.FormatDuration(c.cfg.TTL)}.Carrying(ArgTTL, c.cfg.TTL.Milliseconds()), out)
 	case CmdRelease:
 		if c.state == lockIdle || c.state >= lockReleasing || (m.Key != "" && m.Key != c.lock) {
 			out.Observe(sim.Note(c.env.ID, "%s holds no lock called %s; release ignored", c.env.Name, m.Key))
@@ -239,21 +239,21 @@ func (c *Client) command(m sim.Message, out *sim.Outputs) {
 		default:
 			c.state, c.pending = lockIdle, sim.Message{} // the grant's late answer is ignored
 		}
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		c.belief.Operate(out, c.env, m)
 	}
 }
 
 func (c *Client) revoke(out *sim.Outputs) {
 	c.state = lockRevoking
-	c.request(sim.Message{Op: OpRevoke, Value: fmt.Sprintf("lease %d", c.lease), N: c.lease}, out)
+	c.request(sim.Message{Op: OpRevoke, Value: fmt.Sprintf("lease %d", c.lease)}.Carrying(ArgLease, c.lease), out)
 }
 
 // find asks for the key created last before mine: the predecessor to wait for.
 func (c *Client) find(out *sim.Outputs) {
 	c.state = lockFinding
 	c.request(sim.Message{Op: OpRange, Key: c.lock + "/", Opts: optLastCreate,
-		Value: fmt.Sprintf("max-create-rev=%d", c.rev-1), N: c.rev - 1}, out)
+		Value: fmt.Sprintf("max-create-rev=%d", c.rev-1)}.Carrying(ArgMaxCreateRev, c.rev-1), out)
 }
 
 // setDeadline moves the client-side lease deadline to ttl from now: a timer,
@@ -269,15 +269,15 @@ func (c *Client) setDeadline(now sim.LocalTime, ttl time.Duration, out *sim.Outp
 func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepTTL:
-		if m.N != c.lease || c.lease == 0 {
+		if m.Num(ArgLease) != c.lease || c.lease == 0 {
 			return
 		}
 		c.ka.Heard(out)
-		if m.M <= 0 {
+		if m.Num(ArgLeaseTTL) <= 0 {
 			c.leaseLost("the leader says its lease is gone", out)
 			return
 		}
-		c.setDeadline(now, time.Duration(m.M)*time.Millisecond, out) // etcd's client-side deadline
+		c.setDeadline(now, time.Duration(m.Num(ArgLeaseTTL))*time.Millisecond, out) // etcd's client-side deadline
 		return
 	case RepEvent:
 		if c.state == lockWatching && m.Key == c.watched {
@@ -306,18 +306,18 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	}
 	switch c.state {
 	case lockGranting:
-		c.lease = m.N
+		c.lease = m.Num(ArgLease)
 		c.ka.Start(out)
-		c.setDeadline(now, time.Duration(m.M)*time.Millisecond, out)
+		c.setDeadline(now, time.Duration(m.Num(ArgLeaseTTL))*time.Millisecond, out)
 		if c.cfg.DeadlineLoop {
 			out.SetTimer(timerDeadlineLoop, deadlineLoopPeriod)
 		}
 		c.key = fmt.Sprintf("%s/%x", c.lock, c.lease)
 		c.state = lockPutting
-		c.request(sim.Message{Op: OpTxn, Key: c.key, Value: fmt.Sprintf("put-if-absent lease=%d", c.lease), N: c.lease}, out)
+		c.request(sim.Message{Op: OpTxn, Key: c.key, Value: fmt.Sprintf("put-if-absent lease=%d", c.lease)}.Carrying(ArgLease, c.lease), out)
 	case lockPutting:
-		c.rev = m.N
-		if m.M == m.N {
+		c.rev = m.Num(ArgMyRev)
+		if m.Num(ArgOwnerRev) == m.Num(ArgMyRev) {
 			c.hold(out) // my key is the oldest: the lock is mine in one round trip
 			return
 		}
@@ -332,10 +332,10 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.request(sim.Message{Op: OpRange, Key: c.key}, out)
 			return
 		}
-		c.state, c.watched, c.from = lockWatching, m.Key, m.N
+		c.state, c.watched, c.from = lockWatching, m.Key, m.Num(ArgRevision)
 		c.sendWatch(out, false)
 	case lockConfirming:
-		if m.M != c.rev {
+		if m.Num(ArgCreateRev) != c.rev {
 			c.leaseLost("its key is gone while it waited (the session expired)", out)
 			return
 		}

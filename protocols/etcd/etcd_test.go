@@ -162,7 +162,7 @@ type intruder struct{ member sim.ProcID }
 func (x *intruder) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch {
 	case in.Kind == sim.InCommand:
-		out.Send(x.member, sim.Message{Op: etcd.OpRange, Key: in.Msg.Key, Opts: "LAST-CREATE", N: 1 << 40})
+		out.Send(x.member, sim.Message{Op: etcd.OpRange, Key: in.Msg.Key, Opts: "LAST-CREATE"}.Carrying(etcd.ArgMaxCreateRev, 1<<40))
 	case in.Kind == sim.InMessage && in.Msg.Op == etcd.RepRange && in.Msg.Key != "":
 		out.Send(x.member, sim.Message{Op: etcd.OpDelete, Key: in.Msg.Key})
 	}

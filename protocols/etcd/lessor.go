@@ -48,14 +48,15 @@ func (l *lessor) granted(now sim.LocalTime, id int64, ttl time.Duration) {
 // commits); an error while the lessor has not started.
 func (l *lessor) keepAlive(m *Member, now sim.LocalTime, id int64) sim.Message {
 	if !l.promoted {
-		return sim.Message{Op: RepError, Value: ErrNoLeader}.WithN(id)
+		return sim.Message{Op: RepError, Value: ErrNoLeader}.With(ArgLease, id)
 	}
 	ls, ok := m.st.leases[id]
 	if !ok || l.revoking[id] || now.Mono >= l.expiry[id] {
-		return sim.Message{Op: RepTTL, Value: fmt.Sprintf("lease %d not found", id), N: id}
+		return sim.Message{Op: RepTTL, Value: fmt.Sprintf("lease %d not found", id)}.Carrying(ArgLease, id)
 	}
 	l.expiry[id] = now.Mono + ls.ttl
-	return sim.Message{Op: RepTTL, Value: fmt.Sprintf("lease %d ttl=%s", id, sim.FormatDuration(ls.ttl)), N: id, M: ls.ttl.Milliseconds()}
+	return sim.Message{Op: RepTTL, Value: fmt.Sprintf("lease %d ttl=%s", id, sim.FormatDuration(ls.ttl))}.
+		Carrying(ArgLease, id).Carrying(ArgLeaseTTL, ls.ttl.Milliseconds())
 }
 
 // expire proposes the revoke of every lease past its deadline.

@@ -12,23 +12,23 @@ import (
 
 // Client requests and member replies, named after etcd's API.
 const (
-	OpGrant     = "LeaseGrant"     // N: TTL in ms
-	OpKeepAlive = "LeaseKeepAlive" // N: lease
-	OpRevoke    = "LeaseRevoke"    // N: lease
-	OpTxn       = "Txn"            // Key: my key (the lock prefix, then my lease in hex), N: lease
-	OpRange     = "Range"          // Key: a key; with Opts LAST-CREATE a prefix, N: max create revision
+	OpGrant     = "LeaseGrant"     // ArgTTL
+	OpKeepAlive = "LeaseKeepAlive" // ArgLease
+	OpRevoke    = "LeaseRevoke"    // ArgLease
+	OpTxn       = "Txn"            // Key: my key (the lock prefix, then my lease in hex), ArgLease
+	OpRange     = "Range"          // Key: a key; with Opts LAST-CREATE a prefix, ArgMaxCreateRev
 	OpDelete    = "DeleteRange"    // Key
-	OpWatch     = "Watch"          // Key, N: from revision
+	OpWatch     = "Watch"          // Key, ArgFromRev
 
-	// Replies carry their numbers in N and M without showing them: Value says
-	// the same in words.
-	RepGranted = "GRANTED" // N: lease, M: TTL in ms
-	RepTTL     = "TTL"     // N: lease, M: TTL in ms (0: the lease is gone)
+	// Requests and replies carry their numbers without showing them
+	// (sim.Message.Carrying): Value says the same in words.
+	RepGranted = "GRANTED" // ArgLease, ArgLeaseTTL
+	RepTTL     = "TTL"     // ArgLease, ArgLeaseTTL (0: the lease is gone)
 	RepRevoked = "REVOKED"
-	RepTxn     = "TXN"     // Key: my key, N: its create revision, M: the owner's
-	RepRange   = "RANGE"   // Key: the key found (empty: none), N: the store's revision, M: its create revision
-	RepDeleted = "DELETED" // N: the store's revision
-	RepEvent   = "EVENT"   // a watch fired: Opts DELETE, N: the deletion's revision
+	RepTxn     = "TXN"     // Key: my key, ArgMyRev, ArgOwnerRev
+	RepRange   = "RANGE"   // Key: the key found (empty: none), ArgRevision, ArgCreateRev
+	RepDeleted = "DELETED" // ArgRevision
+	RepEvent   = "EVENT"   // a watch fired: Opts DELETE, ArgRevision: the deletion's
 	RepError   = "ERROR"   // Value: what went wrong
 
 	ErrNoLeader      = "etcdserver: no leader"
@@ -38,6 +38,19 @@ const (
 
 	// Service names the cluster's grants in observations.
 	Service = "etcd"
+)
+
+// The numbers etcd messages carry (sim.Arg).
+const (
+	ArgTTL          = sim.ArgTTL // a LeaseGrant's TTL in ms
+	ArgLease        = sim.Num1   // a lease id
+	ArgLeaseTTL     = sim.Num2   // a lease's TTL in ms, as granted or renewed
+	ArgMaxCreateRev = sim.Num1   // a LAST-CREATE Range: the newest create revision wanted
+	ArgFromRev      = sim.Num1   // the revision a Watch starts from
+	ArgMyRev        = sim.Num1   // TXN: the create revision of the caller's key
+	ArgOwnerRev     = sim.Num2   // TXN: the create revision of the oldest key under the prefix
+	ArgRevision     = sim.Num1   // the store's revision (RANGE, DELETED; EVENT: the deletion's)
+	ArgCreateRev    = sim.Num2   // RANGE: the found key's create revision
 )
 
 // MemberConfig configures a member. CheckTimeouts says which timeouts etcd
@@ -140,9 +153,9 @@ func (m *Member) peer(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *
 	case opProp:
 		m.raft.Propose(now, msg.Body.(*cmd), out)
 	case opKeepAliveFwd:
-		rep := sim.Message{Op: RepError, Value: ErrNoLeader}.WithN(msg.N)
+		rep := sim.Message{Op: RepError, Value: ErrNoLeader}.With(ArgLease, msg.Num(ArgLease))
 		if m.raft.role == roleLeader {
-			rep = m.lessor.keepAlive(m, now, msg.N)
+			rep = m.lessor.keepAlive(m, now, msg.Num(ArgLease))
 		}
 		out.Send(from, sim.Message{Op: opKeepAliveResp, Body: &keepAlive{Client: msg.Body.(*keepAlive).Client, Reply: rep}}.InBackground())
 	case opKeepAliveResp:
@@ -172,7 +185,7 @@ const (
 // watches stay here, everything else goes through the log.
 func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
 	if msg.Op == OpWatch {
-		m.watch(from, msg.Key, msg.N, out)
+		m.watch(from, msg.Key, msg.Num(ArgFromRev), out)
 		return
 	}
 	r := &m.raft
@@ -182,24 +195,24 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 	}
 	if msg.Op == OpKeepAlive {
 		if r.role == roleLeader {
-			out.Send(from, m.lessor.keepAlive(m, now, msg.N).InBackground())
+			out.Send(from, m.lessor.keepAlive(m, now, msg.Num(ArgLease)).InBackground())
 			return
 		}
-		out.Send(r.leader, sim.Message{Op: opKeepAliveFwd, Body: &keepAlive{Client: from}}.WithN(msg.N).InBackground())
+		out.Send(r.leader, sim.Message{Op: opKeepAliveFwd, Body: &keepAlive{Client: from}}.With(ArgLease, msg.Num(ArgLease)).InBackground())
 		return
 	}
 	c := &cmd{Client: from, Origin: m.env.ID, Req: msg.ID}
 	switch msg.Op {
 	case OpGrant:
-		c.Kind, c.TTL = cmdGrant, max(time.Duration(msg.N)*time.Millisecond, m.minTTL())
+		c.Kind, c.TTL = cmdGrant, max(time.Duration(msg.Num(ArgTTL))*time.Millisecond, m.minTTL())
 	case OpRevoke:
-		c.Kind, c.Lease = cmdRevoke, msg.N
+		c.Kind, c.Lease = cmdRevoke, msg.Num(ArgLease)
 	case OpTxn:
-		c.Kind, c.Key, c.Prefix, c.Lease = cmdLockTxn, msg.Key, msg.Key[:strings.LastIndexByte(msg.Key, '/')+1], msg.N
+		c.Kind, c.Key, c.Prefix, c.Lease = cmdLockTxn, msg.Key, msg.Key[:strings.LastIndexByte(msg.Key, '/')+1], msg.Num(ArgLease)
 	case OpRange:
 		c.Kind, c.Key = cmdGet, msg.Key
 		if msg.Opts == optLastCreate {
-			c.Kind, c.MaxRev = cmdGetPred, msg.N
+			c.Kind, c.MaxRev = cmdGetPred, msg.Num(ArgMaxCreateRev)
 		}
 	case OpDelete:
 		c.Kind, c.Key = cmdDelete, msg.Key
@@ -243,7 +256,7 @@ func (m *Member) watch(client sim.ProcID, key string, from int64, out *sim.Outpu
 }
 
 func deleteEvent(key string, rev int64) sim.Message {
-	return sim.Message{Op: RepEvent, Key: key, Value: fmt.Sprintf("DELETE at revision %d", rev), N: rev}
+	return sim.Message{Op: RepEvent, Key: key, Value: fmt.Sprintf("DELETE at revision %d", rev)}.Carrying(ArgRevision, rev)
 }
 
 // applyEntry applies one committed entry (the Raft core calls it): it answers

@@ -73,13 +73,19 @@ const (
 	opApp      = "MsgApp"
 	opAppResp  = "MsgAppResp"  // Body: appResp
 	opVote     = "MsgVote"     // Body: voteMsg
-	opVoteResp = "MsgVoteResp" // N: term, Value: granted or rejected
+	opVoteResp = "MsgVoteResp" // argTerm, Value: granted or rejected
 
-	recHardState = "HardState" // N: term, M: the member voted for
-	recEntries   = "Entries"   // N: the entries follow this index (later ones are cut), Body: entries
-	recCommit    = "Commit"    // N: the commit index (written, not fsynced: it may be learnt again)
+	recHardState = "HardState" // argTerm, argVote
+	recEntries   = "Entries"   // argAfter: the entries follow this index (later ones are cut), Body: entries
+	recCommit    = "Commit"    // argCommit (written, not fsynced: it may be learnt again)
 
 	maxBatch = 64 // entries per MsgApp
+
+	// The numbers on MsgVoteResp and the records (sim.Arg).
+	argTerm   = sim.Num1 // a term
+	argVote   = sim.Num2 // the member voted for in argTerm
+	argAfter  = sim.Num1 // the index the written entries follow
+	argCommit = sim.Num1 // the commit index
 )
 
 // role is a member's Raft role.
@@ -183,11 +189,11 @@ func (r *raft) Restart(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	for _, rec := range disk {
 		switch rec.Op {
 		case recHardState:
-			r.term, r.vote = rec.N, sim.ProcID(rec.M)
+			r.term, r.vote = rec.Num(argTerm), sim.ProcID(rec.Num(argVote))
 		case recEntries:
-			r.log = append(r.log[:min(rec.N+1, int64(len(r.log)))], rec.Body.(entries)...)
+			r.log = append(r.log[:min(rec.Num(argAfter)+1, int64(len(r.log)))], rec.Body.(entries)...)
 		case recCommit:
-			r.commit = max(r.commit, rec.N)
+			r.commit = max(r.commit, rec.Num(argCommit))
 		}
 	}
 	r.commit = min(r.commit, r.lastIndex())
@@ -196,13 +202,13 @@ func (r *raft) Restart(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 }
 
 func (r *raft) saveHardState(out *sim.Outputs) {
-	out.Write(sim.Message{Op: recHardState}.WithN(r.term).WithM(int64(r.vote)))
+	out.Write(sim.Message{Op: recHardState}.With(argTerm, r.term).With(argVote, int64(r.vote)))
 	out.Fsync()
 }
 
 // saveEntries logs entries durably: Raft acknowledges only what is on disk.
 func (r *raft) saveEntries(after int64, es []entry, out *sim.Outputs) {
-	out.Write(sim.Message{Op: recEntries, Body: entries(slices.Clone(es))}.WithN(after))
+	out.Write(sim.Message{Op: recEntries, Body: entries(slices.Clone(es))}.With(argAfter, after))
 	out.Fsync()
 }
 
@@ -374,7 +380,7 @@ func (r *raft) sendApp(i int, out *sim.Outputs) {
 // role follows (figure 2, "all servers") and the vote, which every role
 // answers; then the role's own step function.
 func (r *raft) Step(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *sim.Outputs) {
-	term := msg.N
+	term := msg.Num(argTerm)
 	switch b := msg.Body.(type) {
 	case *appMsg:
 		term = b.Term
@@ -398,7 +404,7 @@ func (r *raft) Step(now sim.LocalTime, from sim.ProcID, msg sim.Message, out *si
 		case opApp:
 			out.Send(from, sim.Message{Op: opAppResp, Body: &appResp{r.term, r.lastIndex(), true}})
 		case opVote:
-			out.Send(from, sim.Message{Op: opVoteResp, Value: "rejected"}.WithN(r.term))
+			out.Send(from, sim.Message{Op: opVoteResp, Value: "rejected"}.With(argTerm, r.term))
 		}
 		return
 	}
@@ -418,10 +424,10 @@ func (r *raft) handleVote(from sim.ProcID, v *voteMsg, out *sim.Outputs) {
 		r.vote = from
 		r.saveHardState(out)
 		r.resetElection(out)
-		out.Send(from, sim.Message{Op: opVoteResp, Value: "granted"}.WithN(r.term))
+		out.Send(from, sim.Message{Op: opVoteResp, Value: "granted"}.With(argTerm, r.term))
 		return
 	}
-	out.Send(from, sim.Message{Op: opVoteResp, Value: "rejected"}.WithN(r.term))
+	out.Send(from, sim.Message{Op: opVoteResp, Value: "rejected"}.With(argTerm, r.term))
 }
 
 // stepFollower: a follower takes the leader's entries; answers to a role it
@@ -488,7 +494,7 @@ func (r *raft) handleAppend(now sim.LocalTime, from sim.ProcID, a *appMsg, out *
 	last := a.Prev + int64(len(a.Entries))
 	if c := min(a.Commit, last); c > r.commit {
 		r.commit = c
-		out.Write(sim.Message{Op: recCommit}.WithN(c))
+		out.Write(sim.Message{Op: recCommit}.With(argCommit, c))
 		r.applyCommitted(now, false, out)
 	}
 	resp := sim.Message{Op: opAppResp, Body: &appResp{r.term, last, false}}
@@ -527,7 +533,7 @@ func (r *raft) maybeCommit(now sim.LocalTime, out *sim.Outputs) bool {
 		}
 		if have >= r.quorum() {
 			r.commit = n
-			out.Write(sim.Message{Op: recCommit}.WithN(n))
+			out.Write(sim.Message{Op: recCommit}.With(argCommit, n))
 			r.applyCommitted(now, false, out)
 			return true
 		}

@@ -61,8 +61,8 @@ func (s *store) apply(idx int64, c *cmd) result {
 	switch c.Kind {
 	case cmdGrant:
 		s.leases[idx] = &lease{ttl: c.TTL, client: c.Client}
-		return result{sim.Message{Op: RepGranted, Value: fmt.Sprintf("lease %d ttl=%s", idx, sim.FormatDuration(c.TTL)),
-			N: idx, M: c.TTL.Milliseconds()}, true}
+		return result{sim.Message{Op: RepGranted, Value: fmt.Sprintf("lease %d ttl=%s", idx, sim.FormatDuration(c.TTL))}.
+			Carrying(ArgLease, idx).Carrying(ArgLeaseTTL, c.TTL.Milliseconds()), true}
 	case cmdRevoke:
 		l, ok := s.leases[c.Lease]
 		if !ok {
@@ -92,18 +92,18 @@ func (s *store) apply(idx int64, c *cmd) result {
 		}
 		owner, ownerRev := s.first(c.Prefix)
 		return result{sim.Message{Op: RepTxn, Key: c.Key, Value: fmt.Sprintf("create_revision=%d; oldest under %s: %s (create_revision=%d)",
-			mine, c.Prefix, owner, ownerRev), N: mine, M: ownerRev}, true}
+			mine, c.Prefix, owner, ownerRev)}.Carrying(ArgMyRev, mine).Carrying(ArgOwnerRev, ownerRev), true}
 	case cmdGetPred:
 		k, create := s.lastBefore(c.Key, c.MaxRev)
 		text := fmt.Sprintf("none created at or before %d (revision %d)", c.MaxRev, s.rev)
 		if k != "" {
 			text = fmt.Sprintf("create_revision=%d (revision %d)", create, s.rev)
 		}
-		return result{sim.Message{Op: RepRange, Key: k, Value: text, N: s.rev, M: create}, true}
+		return result{sim.Message{Op: RepRange, Key: k, Value: text}.Carrying(ArgRevision, s.rev).Carrying(ArgCreateRev, create), true}
 	case cmdGet:
-		m := sim.Message{Op: RepRange, Key: c.Key, Value: fmt.Sprintf("not found (revision %d)", s.rev), N: s.rev}
+		m := sim.Message{Op: RepRange, Key: c.Key, Value: fmt.Sprintf("not found (revision %d)", s.rev)}.Carrying(ArgRevision, s.rev)
 		if x, ok := s.keys[c.Key]; ok {
-			m.M, m.Value = x.create, fmt.Sprintf("create_revision=%d (revision %d)", x.create, s.rev)
+			m, m.Value = m.Carrying(ArgCreateRev, x.create), fmt.Sprintf("create_revision=%d (revision %d)", x.create, s.rev)
 		}
 		return result{m, true}
 	case cmdDelete:
@@ -111,7 +111,7 @@ func (s *store) apply(idx int64, c *cmd) result {
 			s.rev++
 			s.del(c.Key)
 		}
-		return result{sim.Message{Op: RepDeleted, Key: c.Key, Value: fmt.Sprintf("revision %d", s.rev), N: s.rev}, true}
+		return result{sim.Message{Op: RepDeleted, Key: c.Key, Value: fmt.Sprintf("revision %d", s.rev)}.Carrying(ArgRevision, s.rev), true}
 	}
 	return result{}
 }

@@ -17,6 +17,17 @@ type AcceptorConfig struct {
 
 const recState = "STATE"
 
+// The numbers Paxos messages carry (sim.Arg). The proposal number is shown
+// (PREPARE 1001); the second number of a PROMISE or a NACK is carried without
+// showing it, since Opts says it in words.
+const (
+	ArgProposal = sim.Num1 // the proposal number a message is about
+	ArgAccepted = sim.Num2 // PROMISE: the highest proposal the acceptor accepted (0: none)
+	ArgPromised = sim.Num2 // NACK: the proposal the acceptor has promised
+	// The STATE record: the promise and the acceptance the acceptor keeps.
+	argStatePromised, argStateAccepted = sim.Num1, sim.Num2
+)
+
 // Acceptor promises and accepts.
 type Acceptor struct {
 	env      sim.Env
@@ -36,7 +47,7 @@ func (a *Acceptor) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
 		for _, r := range in.Disk {
-			a.promised, a.accN, a.accV = r.N, r.M, r.Value
+			a.promised, a.accN, a.accV = r.Num(argStatePromised), r.Num(argStateAccepted), r.Value
 		}
 		if a.env.Incarnation > 0 && len(in.Disk) == 0 {
 			out.Observe(sim.Note(a.env.ID, "%s restarts with nothing on disk: it has forgotten every promise and acceptance", a.env.Name))
@@ -49,44 +60,49 @@ func (a *Acceptor) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 func (a *Acceptor) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case OpPrepare:
-		if m.N < a.promised {
-			a.nack(from, m.N, out)
+		n := m.Num(ArgProposal)
+		if n < a.promised {
+			a.nack(from, n, out)
 			return
 		}
-		if m.N > a.promised { // the same PREPARE again (a duplicate) is answered again
-			a.promised = m.N
+		if n > a.promised { // the same PREPARE again (a duplicate) is answered again
+			a.promised = n
 			a.persist(out)
 		}
-		// The promise carries the highest proposal it accepted (M) and its value.
-		r := sim.Message{Op: OpPromise, Value: a.accV, N: m.N, M: a.accN, Opts: fmt.Sprintf("%d, nothing accepted", m.N)}
+		// The promise carries the highest proposal it accepted and its value.
+		r := sim.Message{Op: OpPromise, Value: a.accV, Opts: fmt.Sprintf("%d, nothing accepted", n)}.
+			Carrying(ArgProposal, n).Carrying(ArgAccepted, a.accN)
 		if a.accN > 0 {
-			r.Opts = fmt.Sprintf("%d, having accepted %s under %d", m.N, a.accV, a.accN)
+			r.Opts = fmt.Sprintf("%d, having accepted %s under %d", n, a.accV, a.accN)
 			r.Value = ""
 		}
 		r.Body = promiseValue(a.accV)
 		out.Send(from, r)
 	case OpAccept:
-		if m.N < a.promised {
-			a.nack(from, m.N, out)
+		n := m.Num(ArgProposal)
+		if n < a.promised {
+			a.nack(from, n, out)
 			return
 		}
-		a.promised, a.accN, a.accV = m.N, m.N, m.Value
+		a.promised, a.accN, a.accV = n, n, m.Value
 		a.persist(out)
 		out.Observe(sim.Observation{Kind: sim.ObsAccepted, Client: sim.NoProc, By: sim.NoProc, Lock: Decree,
-			Grant: m.Value, Token: m.N})
-		out.Send(from, sim.Message{Op: OpAccepted, Value: m.Value}.WithN(m.N))
+			Grant: m.Value, Token: n})
+		out.Send(from, sim.Message{Op: OpAccepted, Value: m.Value}.With(ArgProposal, n))
 	}
 }
 
 func (a *Acceptor) nack(to sim.ProcID, n int64, out *sim.Outputs) {
 	if a.cfg.Nack {
-		out.Send(to, sim.Message{Op: OpNack, N: n, M: a.promised, Opts: fmt.Sprintf("%d: promised %d", n, a.promised)})
+		out.Send(to, sim.Message{Op: OpNack, Opts: fmt.Sprintf("%d: promised %d", n, a.promised)}.
+			Carrying(ArgProposal, n).Carrying(ArgPromised, a.promised))
 	}
 }
 
 func (a *Acceptor) persist(out *sim.Outputs) {
 	if a.cfg.Persist {
-		out.Write(sim.Message{Op: recState, Value: a.accV, N: a.promised, M: a.accN})
+		out.Write(sim.Message{Op: recState, Value: a.accV}.
+			Carrying(argStatePromised, a.promised).Carrying(argStateAccepted, a.accN))
 		out.Fsync()
 	}
 }

@@ -98,10 +98,11 @@ func TestProposalNumbersSurviveAProposerCrash(t *testing.T) {
 	for i := range tr.Len() {
 		e := tr.Event(i)
 		if m := tr.Msg(e); e.Kind == sim.EvSend && m.Op == paxos.OpPrepare && e.Proc == ps[0] {
-			if seen[m.N] && e.Peer == 0 {
-				t.Fatalf("proposal number %d used twice", m.N)
+			n := m.Num(paxos.ArgProposal)
+			if seen[n] && e.Peer == 0 {
+				t.Fatalf("proposal number %d used twice", n)
 			}
-			seen[m.N] = true
+			seen[n] = true
 		}
 	}
 	if len(seen) < 4 {

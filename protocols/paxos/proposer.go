@@ -29,6 +29,9 @@ const (
 
 const recRound = "ROUND"
 
+// argRound is the ROUND record's number: the highest round the proposer used.
+const argRound = sim.Num1
+
 type phase uint8
 
 const (
@@ -75,7 +78,7 @@ func (p *Proposer) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
 		for _, r := range in.Disk {
-			p.round = max(p.round, r.N)
+			p.round = max(p.round, r.Num(argRound))
 		}
 	case sim.InCommand:
 		if in.Msg.Op == CmdPropose && (p.ph == idle) {
@@ -108,7 +111,7 @@ func (p *Proposer) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 // before a crash: the round is on disk before the number goes out.
 func (p *Proposer) prepare(out *sim.Outputs) {
 	p.round++
-	out.Write(sim.Message{Op: recRound}.WithN(p.round))
+	out.Write(sim.Message{Op: recRound}.With(argRound, p.round))
 	out.Fsync()
 	p.n = p.round*1000 + int64(p.env.ID) + 1
 	p.ph, p.bestN, p.bestV = preparing, 0, ""
@@ -117,7 +120,7 @@ func (p *Proposer) prepare(out *sim.Outputs) {
 		p.accepted, p.values = map[int64]*lockkit.Tally{}, map[int64]string{}
 	}
 	for _, a := range p.cfg.Acceptors {
-		out.Send(a, sim.Message{Op: OpPrepare}.WithN(p.n))
+		out.Send(a, sim.Message{Op: OpPrepare}.With(ArgProposal, p.n))
 	}
 	out.SetTimer(timerPhase, p.cfg.Timeout)
 }
@@ -127,7 +130,7 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 		p.learn(from, m, out)
 		return
 	}
-	if m.N != p.n {
+	if m.Num(ArgProposal) != p.n {
 		return // an answer to an earlier round
 	}
 	switch m.Op {
@@ -136,8 +139,8 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		p.promises.Vote(from, true)
-		if m.M > p.bestN {
-			p.bestN, p.bestV = m.M, string(m.Body.(promiseValue))
+		if m.Num(ArgAccepted) > p.bestN {
+			p.bestN, p.bestV = m.Num(ArgAccepted), string(m.Body.(promiseValue))
 		}
 		if !p.promises.Majority() {
 			return
@@ -151,12 +154,12 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 		acc := lockkit.NewTally(p.cfg.Acceptors)
 		p.values[p.n], p.accepted[p.n] = p.value, &acc
 		for _, a := range p.cfg.Acceptors {
-			out.Send(a, sim.Message{Op: OpAccept, Value: p.value}.WithN(p.n))
+			out.Send(a, sim.Message{Op: OpAccept, Value: p.value}.With(ArgProposal, p.n))
 		}
 	case OpNack:
-		p.round = max(p.round, m.M/1000) // its next number goes above the one promised
+		p.round = max(p.round, m.Num(ArgPromised)/1000) // its next number goes above the one promised
 		if p.ph == preparing || p.ph == accepting {
-			p.retry(fmt.Sprintf("%s has promised %d, above its %d", p.env.Names[from], m.M, p.n), out)
+			p.retry(fmt.Sprintf("%s has promised %d, above its %d", p.env.Names[from], m.Num(ArgPromised), p.n), out)
 		}
 	}
 }
@@ -164,7 +167,7 @@ func (p *Proposer) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 // learn counts an ACCEPTED answer to one of its proposals; a majority for one
 // proposal means its value is chosen.
 func (p *Proposer) learn(from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	acc, ok := p.accepted[m.N]
+	acc, ok := p.accepted[m.Num(ArgProposal)]
 	if !ok || p.ph == learned {
 		return
 	}
@@ -172,10 +175,10 @@ func (p *Proposer) learn(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	if !acc.Majority() {
 		return
 	}
-	p.ph, p.chosen = learned, p.values[m.N]
+	p.ph, p.chosen = learned, p.values[m.Num(ArgProposal)]
 	out.CancelTimer(timerPhase)
 	out.CancelTimer(timerRetry)
-	out.Observe(sim.Note(p.env.ID, "%s learns that %s is chosen (a majority accepted proposal %d)", p.env.Name, p.chosen, m.N))
+	out.Observe(sim.Note(p.env.ID, "%s learns that %s is chosen (a majority accepted proposal %d)", p.env.Name, p.chosen, m.Num(ArgProposal)))
 }
 
 // retry abandons the round and starts the next after the backoff, or gives up

@@ -47,10 +47,10 @@ func TokenKey(lock string) string { return "token:" + lock }
 
 // Client commands, sent by scenarios.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
-	CmdRead    = "read"
-	CmdWrite   = "write"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
+	CmdRead    = lockkit.CmdRead
+	CmdWrite   = lockkit.CmdWrite
 )
 
 type clientState uint8
@@ -134,8 +134,8 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		c.lock, c.ttl = m.Key, c.cfg.TTL
-		if m.HasN {
-			c.ttl = time.Duration(m.N) * time.Millisecond
+		if m.Has(sim.ArgTTL) {
+			c.ttl = time.Duration(m.Num(sim.ArgTTL)) * time.Millisecond
 		}
 		c.acquired++
 		c.hasToken = false
@@ -175,7 +175,7 @@ func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
 	if c.cfg.SetNXExpire {
 		c.request(sim.Message{Op: OpSetNX, Key: c.lock, Value: c.value}, out)
 	} else {
-		c.request(sim.Message{Op: OpSet, Key: c.lock, Value: c.value, Opts: "NX PX"}.WithN(ms), out)
+		c.request(sim.Message{Op: OpSet, Key: c.lock, Value: c.value, Opts: "NX PX"}.With(ArgTime, ms), out)
 	}
 }
 
@@ -204,7 +204,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		case m.Op != ReplyOK:
 			c.failAttempt("key exists", out)
 		case c.cfg.WaitReplicas > 0:
-			c.request(sim.Message{Op: OpWait}.WithN(int64(c.cfg.WaitReplicas)).WithM(int64(c.cfg.WaitTimeout/time.Millisecond)), out)
+			c.request(sim.Message{Op: OpWait}.With(ArgReplicas, int64(c.cfg.WaitReplicas)).With(ArgWaitTimeout, int64(c.cfg.WaitTimeout/time.Millisecond)), out)
 		case c.cfg.FencingINCR:
 			c.request(sim.Message{Op: OpIncr, Key: TokenKey(c.lock)}, out)
 		default:
@@ -212,11 +212,11 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 	case OpWait:
 		switch {
-		case m.Op != ReplyInt || m.N < int64(c.cfg.WaitReplicas):
+		case m.Op != ReplyInt || m.Num(ArgInt) < int64(c.cfg.WaitReplicas):
 			// Too few replicas have it: give the key back and try again later.
 			c.reqID++
 			out.Send(c.cfg.Server, sim.Message{Op: OpCAD, Key: c.lock, Value: c.value, ID: c.reqID})
-			c.failAttempt(fmt.Sprintf("WAIT: %d of %d replicas acknowledged", m.N, c.cfg.WaitReplicas), out)
+			c.failAttempt(fmt.Sprintf("WAIT: %d of %d replicas acknowledged", m.Num(ArgInt), c.cfg.WaitReplicas), out)
 		case c.cfg.FencingINCR:
 			c.request(sim.Message{Op: OpIncr, Key: TokenKey(c.lock)}, out)
 		default:
@@ -224,13 +224,13 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 	case OpIncr:
 		if m.Op == ReplyInt {
-			c.token, c.hasToken = m.N, true
+			c.token, c.hasToken = m.Num(ArgInt), true
 		}
 		c.becomeHolder(now, out)
 	case OpSetNX:
-		if m.Op == ReplyInt && m.N == 1 {
+		if m.Op == ReplyInt && m.Num(ArgInt) == 1 {
 			ms := int64(c.ttl / time.Millisecond)
-			c.request(sim.Message{Op: OpPExpire, Key: c.lock}.WithN(ms), out)
+			c.request(sim.Message{Op: OpPExpire, Key: c.lock}.With(ArgTime, ms), out)
 		} else {
 			c.failAttempt("key exists", out)
 		}

@@ -40,6 +40,25 @@ const (
 	ReplyErr  = "(error)"
 )
 
+// The numbers Redis messages carry (sim.Arg), written after the option words.
+const (
+	// ArgTime is a command's time argument: SET's PX and PEXPIRE's milliseconds
+	// (sim.ArgTTL, as a scenario's ttl= gives it), EXPIRE's seconds.
+	ArgTime = sim.ArgTTL
+	// ArgInt is an (integer) reply's value: 1 or 0 for a script, INCR's counter,
+	// WAIT's count of replicas.
+	ArgInt = sim.Num1
+	// ArgReplicas and ArgWaitTimeout are WAIT's numreplicas and timeout (ms).
+	ArgReplicas, ArgWaitTimeout = sim.Num1, sim.Num2
+	// argOffset is a replica's REPLCONF ACK: the replication offset it has.
+	argOffset = sim.Num1
+	// argExpireAt and argOwner are a SET record's absolute expiry (PEXPIREAT; absent
+	// when the key never expires) and the client that set the key.
+	argExpireAt, argOwner = sim.Num1, sim.Num2
+	// argGranted is a ZADD record's mark: 1 when the member is a granted mutex.
+	argGranted = sim.Num1
+)
+
 // The scripts a lock client sends with EVAL, as the Redis docs write the release
 // ("Distributed Locks with Redis") and as lock libraries write the extension
 // (redsync's touch, Redisson's renewal). The node runs what they do; the
@@ -63,7 +82,7 @@ const (
 	recSet = "SET"
 	recDel = "DEL"
 	// recZAdd is one sorted-set member's state: Key, member in Value, score in
-	// Opts, owner in M, and N = 1 when the member is a granted mutex (zset.go).
+	// Opts, argOwner, and argGranted = 1 when the member is a granted mutex (zset.go).
 	recZAdd = "ZADD"
 )
 
@@ -79,15 +98,14 @@ const (
 
 // args is a command's words after its key (and value), as the message's text
 // shows them: its option words, then its numbers. The lock clients send
-// SET L v NX PX 10000 as {Opts: "NX PX", N: 10000}; a command line parsed by
+// SET L v NX PX 10000 as {Opts: "NX PX", ArgTime: 10000}; a command line parsed by
 // Command carries every word in Opts. The node reads both the same way.
 func args(m sim.Message) []string {
 	w := strings.Fields(m.Opts)
-	if m.HasN {
-		w = append(w, strconv.FormatInt(m.N, 10))
-	}
-	if m.HasM {
-		w = append(w, strconv.FormatInt(m.M, 10))
+	for _, a := range [...]sim.Arg{sim.Num1, sim.Num2} {
+		if m.Has(a) {
+			w = append(w, strconv.FormatInt(m.Num(a), 10))
+		}
 	}
 	return w
 }

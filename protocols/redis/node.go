@@ -373,9 +373,9 @@ func (n *Node) syncPolicy(out *sim.Outputs) {
 }
 
 func (n *Node) record(k string, e entry) sim.Message {
-	r := sim.Message{Op: recSet, Key: k, Value: e.value, M: int64(e.owner), HasM: true}
+	r := sim.Message{Op: recSet, Key: k, Value: e.value}.With(argOwner, int64(e.owner))
 	if e.expires {
-		r = r.WithN(int64(e.expireAt)) // PEXPIREAT: the absolute expiry
+		r = r.With(argExpireAt, int64(e.expireAt)) // PEXPIREAT: the absolute expiry
 	}
 	if e.lock {
 		r.Opts = "NX"
@@ -389,7 +389,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	for _, r := range disk {
 		switch r.Op {
 		case recSet:
-			n.keys[r.Key] = entry{value: r.Value, expires: r.HasN, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
+			n.keys[r.Key] = entry{value: r.Value, expires: r.Has(argExpireAt), expireAt: time.Duration(r.Num(argExpireAt)), owner: sim.ProcID(r.Num(argOwner)), lock: r.Opts == "NX"}
 		case recDel:
 			delete(n.keys, r.Key)
 			delete(n.zsets, r.Key)
@@ -435,4 +435,4 @@ func (n *Node) Describe() string {
 	return b.String()
 }
 
-func intReply(v int64) sim.Message { return sim.Message{Op: ReplyInt}.WithN(v) }
+func intReply(v int64) sim.Message { return sim.Message{Op: ReplyInt}.With(ArgInt, v) }

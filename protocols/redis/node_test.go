@@ -59,7 +59,7 @@ func replies(t *testing.T, cfg redis.NodeConfig, steps ...at) []string {
 }
 
 func setNXPX(v string, ms int64) sim.Message {
-	return sim.Message{Op: redis.OpSet, Key: "L", Value: v, Opts: "NX PX"}.WithN(ms)
+	return sim.Message{Op: redis.OpSet, Key: "L", Value: v, Opts: "NX PX"}.With(redis.ArgTime, ms)
 }
 
 func eq(t *testing.T, got, want []string) {
@@ -91,12 +91,12 @@ func TestSetNXThenExpireAndIncr(t *testing.T) {
 	got := replies(t, redis.NodeConfig{},
 		send(0, sim.Message{Op: redis.OpSetNX, Key: "L", Value: "a"}),
 		send(1, sim.Message{Op: redis.OpSetNX, Key: "L", Value: "b"}),
-		send(2, sim.Message{Op: redis.OpExpire, Key: "L"}.WithN(1)),
+		send(2, sim.Message{Op: redis.OpExpire, Key: "L"}.With(redis.ArgTime, 1)),
 		send(time.Second+3, sim.Message{Op: redis.OpGet, Key: "L"}),
 		send(time.Second+4, sim.Message{Op: redis.OpIncr, Key: "T"}),
 		send(time.Second+5, sim.Message{Op: redis.OpIncr, Key: "T"}),
 		send(time.Second+6, sim.Message{Op: redis.OpIncr, Key: "L2"}),
-		send(time.Second+7, sim.Message{Op: redis.OpCAX, Key: "L", Value: "a"}.WithN(5)))
+		send(time.Second+7, sim.Message{Op: redis.OpCAX, Key: "L", Value: "a"}.With(redis.ArgTime, 5)))
 	eq(t, got, []string{"(integer) 1", "(integer) 0", "(integer) 1", "(nil)", "(integer) 1", "(integer) 2", "(integer) 1", "(integer) 0"})
 }
 
@@ -156,7 +156,7 @@ func TestTTLEdgeCases(t *testing.T) {
 	got := replies(t, redis.NodeConfig{},
 		send(0, setNXPX("a", 0)),
 		send(1, setNXPX("a", 1000)),
-		send(2, sim.Message{Op: redis.OpPExpire, Key: "L"}.WithN(0)),
+		send(2, sim.Message{Op: redis.OpPExpire, Key: "L"}.With(redis.ArgTime, 0)),
 		send(3, sim.Message{Op: redis.OpGet, Key: "L"}))
 	eq(t, got, []string{"(error) ERR invalid expire time in 'set' command", "+OK", "(integer) 1", "(nil)"})
 }

@@ -88,11 +88,11 @@ func (n *Node) replication(now sim.LocalTime, from sim.ProcID, m sim.Message, ou
 		rec.ID = 0
 		n.applyRecord(now, rec, "replicated", out)
 		n.replOffset = max(n.replOffset, int64(m.ID)) // acknowledge the master's offset
-		out.Send(from, sim.Message{Op: OpReplAck}.WithN(n.replOffset))
+		out.Send(from, sim.Message{Op: OpReplAck}.With(argOffset, n.replOffset))
 	case m.Op == OpReplAck:
 		for i := range n.replicas {
 			if n.replicas[i].id == from {
-				n.replicas[i].acked = m.N
+				n.replicas[i].acked = m.Num(argOffset)
 			}
 		}
 		n.answerWaits(now, out)
@@ -130,7 +130,7 @@ func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
 func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out *sim.Outputs) {
 	switch r.Op {
 	case recSet:
-		e := entry{value: r.Value, expires: r.HasN, expireAt: time.Duration(r.N), owner: sim.ProcID(r.M), lock: r.Opts == "NX"}
+		e := entry{value: r.Value, expires: r.Has(argExpireAt), expireAt: time.Duration(r.Num(argExpireAt)), owner: sim.ProcID(r.Num(argOwner)), lock: r.Opts == "NX"}
 		n.keys[r.Key] = e
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})
 		n.persist(r.Key, e, out)
@@ -213,7 +213,7 @@ func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs) {
 			}
 		}
 		if acked >= w.need || (w.deadline >= 0 && now.Mono >= w.deadline) {
-			out.Send(w.client, sim.Message{Op: ReplyInt, ID: w.reqID}.WithN(acked))
+			out.Send(w.client, sim.Message{Op: ReplyInt, ID: w.reqID}.With(ArgInt, acked))
 			continue
 		}
 		kept = append(kept, w)

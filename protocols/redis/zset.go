@@ -201,9 +201,9 @@ func (n *Node) zset(k, member string, m zmember, out *sim.Outputs) {
 }
 
 func zrecord(k, member string, m zmember) sim.Message {
-	r := sim.Message{Op: recZAdd, Key: k, Value: member, Opts: FormatScore(m.score), M: int64(m.owner), HasM: true}
+	r := sim.Message{Op: recZAdd, Key: k, Value: member, Opts: FormatScore(m.score)}.With(argOwner, int64(m.owner))
 	if m.granted {
-		r = r.WithN(1)
+		r = r.With(argGranted, 1)
 	}
 	return r
 }
@@ -254,7 +254,7 @@ func (n *Node) zdrop(by sim.ProcID, k, reason string, out *sim.Outputs) {
 // replication stream).
 func (n *Node) applyZRecord(r sim.Message) (string, zmember) {
 	score, _ := parseScore(r.Opts)
-	m := zmember{score: score, owner: sim.ProcID(r.M), granted: r.HasN && r.N == 1}
+	m := zmember{score: score, owner: sim.ProcID(r.Num(argOwner)), granted: r.Has(argGranted) && r.Num(argGranted) == 1}
 	if n.zsets[r.Key] == nil {
 		n.zsets[r.Key] = map[string]zmember{}
 	}

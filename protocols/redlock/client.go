@@ -147,8 +147,8 @@ func (c *Client) startAcquire(now sim.LocalTime, m sim.Message, out *sim.Outputs
 		return
 	}
 	c.lock, c.ttl = m.Key, c.cfg.TTL
-	if m.HasN {
-		c.ttl = time.Duration(m.N) * time.Millisecond
+	if m.Has(sim.ArgTTL) {
+		c.ttl = time.Duration(m.Num(sim.ArgTTL)) * time.Millisecond
 	}
 	c.acquired++
 	c.value = redis.LockValue(c.env, c.acquired)
@@ -178,11 +178,11 @@ func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
 
 func (c *Client) sendSet(i int, out *sim.Outputs) {
 	ms := int64(c.ttl / time.Millisecond)
-	out.Send(c.cfg.Nodes[i], sim.Message{Op: redis.OpSet, Key: c.lock, Value: c.value, Opts: "NX PX", ID: c.reqID}.WithN(ms))
+	out.Send(c.cfg.Nodes[i], sim.Message{Op: redis.OpSet, Key: c.lock, Value: c.value, Opts: "NX PX", ID: c.reqID}.With(redis.ArgTime, ms))
 }
 
 func (c *Client) reply(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	if c.extending && m.ID == c.reqID && c.ext.Vote(from, m.Op == redis.ReplyInt && m.N == 1) {
+	if c.extending && m.ID == c.reqID && c.ext.Vote(from, m.Op == redis.ReplyInt && m.Num(redis.ArgInt) == 1) {
 		if c.ext.Done() {
 			out.CancelTimer(timerNode)
 			c.finishExtend(now, out)
@@ -279,7 +279,7 @@ func (c *Client) extend(now sim.LocalTime, out *sim.Outputs) {
 	c.reqID++
 	c.ext.Reset()
 	for _, n := range c.cfg.Nodes {
-		out.Send(n, sim.Message{Op: redis.OpCAX, Key: c.lock, Value: c.value, ID: c.reqID}.WithN(int64(c.ttl/time.Millisecond)))
+		out.Send(n, sim.Message{Op: redis.OpCAX, Key: c.lock, Value: c.value, ID: c.reqID}.With(redis.ArgTime, int64(c.ttl/time.Millisecond)))
 	}
 	out.SetTimer(timerNode, c.cfg.NodeTimeout)
 }
@@ -306,7 +306,7 @@ func (c *Client) finishExtend(now sim.LocalTime, out *sim.Outputs) {
 // loop starts the next acquisition of a looping client.
 func (c *Client) loop(now sim.LocalTime, out *sim.Outputs) {
 	if c.cfg.Work > 0 && c.st == idle {
-		c.startAcquire(now, sim.Message{Op: redis.CmdAcquire, Key: c.lock}.WithN(int64(c.ttl/time.Millisecond)), out)
+		c.startAcquire(now, sim.Message{Op: redis.CmdAcquire, Key: c.lock}.With(sim.ArgTTL, int64(c.ttl/time.Millisecond)), out)
 	}
 }
 

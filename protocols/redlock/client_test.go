@@ -35,7 +35,7 @@ func newWorld(cfg redlock.Config, clientClock sim.Clock, nClients int) *world {
 }
 
 func (w *world) cmd(at time.Duration, c int, op string) {
-	w.w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: w.clients[c], Msg: sim.Message{Op: op, Key: "L"}.WithN(10000)})
+	w.w.Schedule(sim.Time(at), sim.Action{Kind: sim.ActCommand, Proc: w.clients[c], Msg: sim.Message{Op: op, Key: "L"}.With(sim.ArgTTL, 10000)})
 }
 
 func (w *world) run() *sim.Trace { return w.w.Run() }

@@ -35,6 +35,9 @@ type Resource struct {
 	version int64
 }
 
+// ArgVersion is the number on a reply: the data's version after the operation.
+const ArgVersion = sim.Num1
+
 // New returns a constructor for a resource with cfg.
 func New(cfg Config) func(sim.Env) sim.Process {
 	return func(env sim.Env) sim.Process { return &Resource{env: env, cfg: cfg} }
@@ -48,15 +51,15 @@ func (r *Resource) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	m := in.Msg
 	lock, update := sim.ParseResourceOpts(m.Opts)
 	ob := sim.Observation{Kind: sim.ObsResource, Client: in.From, By: sim.NoProc, Lock: lock,
-		Grant: m.Value, Op: m.Op, Token: m.N, HasToken: m.HasN, Accepted: true, Name: update}
+		Grant: m.Value, Op: m.Op, Token: m.Num(sim.ArgToken), HasToken: m.Has(sim.ArgToken), Accepted: true, Name: update}
 	if r.cfg.Fencing {
 		switch {
-		case !m.HasN:
+		case !m.Has(sim.ArgToken):
 			ob.Accepted, ob.Text = false, "no fencing token"
-		case r.hasMax && m.N < r.max:
-			ob.Accepted, ob.Text = false, fmt.Sprintf("token %d < highest seen %d", m.N, r.max)
+		case r.hasMax && m.Num(sim.ArgToken) < r.max:
+			ob.Accepted, ob.Text = false, fmt.Sprintf("token %d < highest seen %d", m.Num(sim.ArgToken), r.max)
 		default:
-			r.max, r.hasMax = m.N, true
+			r.max, r.hasMax = m.Num(sim.ArgToken), true
 		}
 	}
 	reply := sim.Message{Op: ReplyOK, Key: m.Key, ID: m.ID}
@@ -68,7 +71,7 @@ func (r *Resource) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		reply.Op = ReplyRejected
 	}
 	out.Observe(ob)
-	out.Send(in.From, reply.WithN(r.version))
+	out.Send(in.From, reply.With(ArgVersion, r.version))
 }
 
 // Describe is the resource's state.

@@ -39,7 +39,7 @@ func accepted(t *testing.T, fencing bool, ops ...sim.Message) []bool {
 func op(kind string, token int64) sim.Message {
 	m := sim.Message{Op: kind, Key: "res", Value: "g"}
 	if token > 0 {
-		m = m.WithN(token)
+		m = m.With(sim.ArgToken, token)
 	}
 	return m
 }

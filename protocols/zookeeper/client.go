@@ -71,8 +71,8 @@ const opWatchChildren = "GETCHILDREN WATCH"
 
 // Client commands (acquire, release, read, write) are those of every lock client.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 )
 
 type connState uint8
@@ -155,7 +155,7 @@ func (c *Client) srv() sim.ProcID { return c.cfg.Servers[c.server%len(c.cfg.Serv
 func (c *Client) send(m sim.Message, pending string, out *sim.Outputs) {
 	c.reqID++
 	m.ID = c.reqID
-	m = m.WithN(c.session)
+	m = m.With(ArgSession, c.session)
 	c.pending = pending
 	out.Send(c.srv(), m)
 }
@@ -198,7 +198,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 func (c *Client) connect(now sim.LocalTime, out *sim.Outputs) {
 	c.conn = connecting
 	c.reqID++
-	out.Send(c.srv(), sim.Message{Op: OpConnect, ID: c.reqID}.WithN(c.session).WithM(int64(c.cfg.SessionTimeout/time.Millisecond)))
+	out.Send(c.srv(), sim.Message{Op: OpConnect, ID: c.reqID}.With(ArgSession, c.session).With(ArgTimeout, int64(c.cfg.SessionTimeout/time.Millisecond)))
 	c.pending = OpConnect
 	c.ka.Start(out)
 }
@@ -208,7 +208,7 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 	c.ka.Beat(now, out) // the read timeout judges the silence
 	if c.conn == connected {
 		// ID 0: a ping's answer must not displace the awaited request's.
-		c.ka.Send(now, out, c.srv(), sim.Message{Op: OpPing}.WithN(c.session))
+		c.ka.Send(now, out, c.srv(), sim.Message{Op: OpPing}.With(ArgSession, c.session))
 		c.resendDelete(out)
 	}
 }
@@ -265,11 +265,11 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			if !c.cfg.ReleaseOnce {
 				c.deleting = path
 			}
-			c.send(sim.Message{Op: OpDelete, Key: path}.WithM(0), OpDelete, out)
+			c.send(sim.Message{Op: OpDelete, Key: path}.With(ArgVersion, 0), OpDelete, out)
 		}
 		c.state, c.node, c.suspended = lockIdle, "", false
 		out.CancelTimer(timerLost)
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		if c.cfg.StopOnSuspend && !c.belief.Holds() {
 			out.Observe(sim.Note(c.env.ID, "%s does not hold the lock now; %s not sent", c.env.Name, m.Op))
 			return
@@ -303,7 +303,7 @@ func (c *Client) check(out *sim.Outputs) {
 // awaited request.
 func (c *Client) resendDelete(out *sim.Outputs) {
 	if c.deleting != "" {
-		out.Send(c.srv(), sim.Message{Op: OpDelete, Key: c.deleting}.WithM(0).WithN(c.session))
+		out.Send(c.srv(), sim.Message{Op: OpDelete, Key: c.deleting}.With(ArgVersion, 0).With(ArgSession, c.session))
 	}
 }
 
@@ -338,7 +338,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	c.pending = ""
 	switch m.Op {
 	case RepConnected:
-		c.session, c.conn = m.N, connected
+		c.session, c.conn = m.Num(ArgSession), connected
 		if c.suspended { // RECONNECTED within the session: look again before holding
 			c.suspended = false
 			out.CancelTimer(timerLost)
@@ -346,7 +346,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 				c.state, c.regained = lockChecking, true
 			}
 		}
-		if granted := time.Duration(m.M) * time.Millisecond; granted > 0 && granted != c.cfg.SessionTimeout {
+		if granted := time.Duration(m.Num(ArgTimeout)) * time.Millisecond; granted > 0 && granted != c.cfg.SessionTimeout {
 			// The timeout the server granted: ZooKeeper's client pings and
 			// gives up on its server by it from now on.
 			c.timeout(granted)
@@ -381,7 +381,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.send(sim.Message{Op: OpDelete, Key: m.Key}, OpDelete, out)
 			return
 		}
-		c.node, c.czxid = m.Key[strings.LastIndexByte(m.Key, '/')+1:], m.N
+		c.node, c.czxid = m.Key[strings.LastIndexByte(m.Key, '/')+1:], m.Num(ArgZxid)
 		c.state = lockChecking
 		if c.cfg.CheckAfter > 0 {
 			out.SetTimer(timerCheck, c.cfg.CheckAfter)

@@ -49,7 +49,7 @@ func (s *Server) becomeLooking(now sim.LocalTime, out *sim.Outputs) {
 	s.votes = map[sim.ProcID]int64{s.env.ID: s.lastLogged()}
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
-			out.Send(p, sim.Message{Op: opVote}.WithN(s.lastLogged()))
+			out.Send(p, sim.Message{Op: opVote}.With(ArgZxid, s.lastLogged()))
 		}
 	}
 	out.SetTimer(timerElection, s.cfg.ElectionTime)
@@ -62,8 +62,8 @@ func stepLooking(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		return
 	}
 	if _, ok := s.votes[from]; !ok {
-		s.votes[from] = m.N
-		out.Send(from, sim.Message{Op: opVote}.WithN(s.lastLogged()))
+		s.votes[from] = m.Num(ArgZxid)
+		out.Send(from, sim.Message{Op: opVote}.With(ArgZxid, s.lastLogged()))
 	}
 }
 
@@ -183,7 +183,7 @@ func (s *Server) newLeader(now sim.LocalTime, from sim.ProcID, snap *snapshot, o
 		}
 		s.becomeFollower(now, from, snap, out)
 	}
-	out.Send(from, sim.Message{Op: opAckLeader}.WithN(snap.Epoch))
+	out.Send(from, sim.Message{Op: opAckLeader}.With(argEpoch, snap.Epoch))
 }
 
 // aheadOf: this server has logged, in an earlier epoch, more than the history

@@ -139,7 +139,7 @@ func TestElectionALeaderBehindItsFollowersIsRefused(t *testing.T) {
 			e := newEnsemble(3, ServerConfig{Tick: 100 * time.Millisecond})
 			d := e.driver(0, 10*time.Second, time.Second)
 			d2 := e.driver(2, 10*time.Second, time.Second)
-			e.at(540*time.Millisecond, d2, sim.Message{Op: OpConnect}.WithM(10_000)) // again, to z3 restarted
+			e.at(540*time.Millisecond, d2, sim.Message{Op: OpConnect}.With(ArgTimeout, 10_000)) // again, to z3 restarted
 			e.at(550*time.Millisecond, d2, sim.Message{Op: OpCreate, Key: "/c"})
 			e.act(200*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[1]})
 			e.act(201*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[2]})

@@ -17,7 +17,7 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 		reply(sim.Message{Op: RepError, Value: ErrConnLoss})
 		return
 	}
-	sess := m.N
+	sess := m.Num(ArgSession)
 	if m.Op != OpConnect || sess != 0 {
 		if _, ok := s.t.sessions[sess]; !ok {
 			reply(sim.Message{Op: RepError, Value: ErrSessionExpired})
@@ -36,10 +36,10 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 	switch m.Op {
 	case OpConnect:
 		if sess != 0 {
-			reply(sim.Message{Op: RepConnected}.WithN(sess).WithM(s.t.sessions[sess].timeout))
+			reply(sim.Message{Op: RepConnected}.With(ArgSession, sess).With(ArgTimeout, s.t.sessions[sess].timeout))
 			return
 		}
-		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: s.negotiate(m.M), Origin: s.env.ID, Req: m.ID}, out)
+		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: s.negotiate(m.Num(ArgTimeout)), Origin: s.env.ID, Req: m.ID}, out)
 	case OpPing:
 		reply(sim.Message{Op: RepPong}.InBackground())
 	case OpCreate:
@@ -50,8 +50,8 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 		s.write(now, &txn{Kind: txCloseSession, Session: sess, Client: from, Origin: s.env.ID, Req: m.ID}, out)
 	case OpDelete:
 		version := int64(-1) // M carries the expected version; without it, any
-		if m.HasM {
-			version = m.M
+		if m.Has(ArgVersion) {
+			version = m.Num(ArgVersion)
 		}
 		s.write(now, &txn{Kind: txDelete, Session: sess, Client: from, Path: m.Key, Origin: s.env.ID, Req: m.ID,
 			Version: version}, out)
@@ -74,7 +74,7 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 			reply(sim.Message{Op: RepError, Key: m.Key, Value: ErrNoNode})
 			return
 		}
-		reply(sim.Message{Op: RepStat, Key: m.Key}.WithN(n.czxid))
+		reply(sim.Message{Op: RepStat, Key: m.Key}.With(ArgZxid, n.czxid))
 	}
 }
 

@@ -52,6 +52,25 @@ const (
 	Service = "zookeeper"
 )
 
+// The numbers ZooKeeper messages carry (sim.Arg).
+const (
+	// ArgSession is the session a client request is made in (0 on a first
+	// CONNECT), the session a CONNECTED reply grants, the session a follower's
+	// TOUCH keeps alive.
+	ArgSession = sim.Num1
+	// ArgTimeout is the session timeout in ms: asked for by CONNECT, negotiated
+	// by CONNECTED.
+	ArgTimeout = sim.Num2
+	// ArgVersion is a DELETE's expected version (absent: any version).
+	ArgVersion = sim.Num2
+	// ArgZxid is a transaction id: a created node's czxid (CREATED, STAT), what a
+	// follower ACKs, what is COMMITted, the last zxid a VOTE carries.
+	ArgZxid = sim.Num1
+	// argEpoch is the leader's epoch on PROPOSAL, LEADERPING, PINGACK and
+	// ACKNEWLEADER.
+	argEpoch = sim.Num1
+)
+
 // ServerConfig configures a server.
 type ServerConfig struct {
 	Servers []sim.ProcID // the ensemble, in id order; the first leads at start
@@ -202,7 +221,7 @@ func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs
 			s.t, s.log, s.epoch = x.Tree.clone(), nil, x.Epoch
 		}
 		if r.Op == opCommit {
-			s.applyUpTo(now, r.N, out)
+			s.applyUpTo(now, r.Num(ArgZxid), out)
 		}
 	}
 	s.epoch = max(s.epoch, s.lastLogged()>>32) // an epoch is never reused
@@ -228,7 +247,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		if x.Origin == s.env.ID && !s.recovering {
 			s.clients[x.Session] = x.Client
 		}
-		reply = &sim.Message{Op: RepConnected, N: x.Session, HasN: true, M: x.Timeout, HasM: true}
+		reply = new(sim.Message{Op: RepConnected}.With(ArgSession, x.Session).With(ArgTimeout, x.Timeout))
 	case txCloseSession:
 		for _, p := range t.sortedPaths() {
 			if t.nodes[p].ephemeral == x.Session {
@@ -255,7 +274,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		t.create(x.Path, x.Zxid, owner)
 		t.bumpSeq(x)
 		s.notify(s.watches.created(x.Path), out)
-		reply = &sim.Message{Op: RepCreated, Key: x.Path, N: x.Zxid, HasN: true}
+		reply = new(sim.Message{Op: RepCreated, Key: x.Path}.With(ArgZxid, x.Zxid))
 	case txDelete:
 		switch n, ok := t.nodes[x.Path]; {
 		case !ok:

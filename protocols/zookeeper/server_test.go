@@ -70,22 +70,22 @@ const timerDriverPing sim.TimerID = 1
 func (d *driver) Step(_ sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	switch in.Kind {
 	case sim.InRestart:
-		out.Send(d.server, sim.Message{Op: OpConnect, ID: 1}.WithN(0).WithM(d.timeout.Milliseconds()))
+		out.Send(d.server, sim.Message{Op: OpConnect, ID: 1}.With(ArgSession, 0).With(ArgTimeout, d.timeout.Milliseconds()))
 		if d.ping > 0 {
 			out.SetTimer(timerDriverPing, d.ping)
 		}
 	case sim.InTimer:
-		out.Send(d.server, sim.Message{Op: OpPing}.WithN(d.session))
+		out.Send(d.server, sim.Message{Op: OpPing}.With(ArgSession, d.session))
 		out.SetTimer(timerDriverPing, d.ping)
 	case sim.InCommand:
-		out.Send(d.server, in.Msg.WithN(d.session))
+		out.Send(d.server, in.Msg.With(ArgSession, d.session))
 	case sim.InMessage:
 		m := in.Msg
 		if m.Op == RepPong {
 			return
 		}
 		if m.Op == RepConnected {
-			d.session = m.N
+			d.session = m.Num(ArgSession)
 		}
 		out.Observe(sim.Note(sim.NoProc, "%s", strings.Join(strings.Fields(m.Op+" "+m.Key+" "+m.Value+" "+m.Opts), " ")))
 	}
@@ -154,8 +154,8 @@ func TestDeleteWithVersion(t *testing.T) {
 	e := newEnsemble(1, ServerConfig{})
 	d := e.driver(0, 4*time.Second, 0)
 	e.at(10*time.Millisecond, d, sim.Message{Op: OpCreate, Key: "/L/n-", Opts: "EPHEMERAL SEQUENTIAL"})
-	e.at(20*time.Millisecond, d, sim.Message{Op: OpDelete, Key: "/L/n-0000000000"}.WithM(3))
-	e.at(30*time.Millisecond, d, sim.Message{Op: OpDelete, Key: "/L/n-0000000000"}.WithM(0))
+	e.at(20*time.Millisecond, d, sim.Message{Op: OpDelete, Key: "/L/n-0000000000"}.With(ArgVersion, 3))
+	e.at(30*time.Millisecond, d, sim.Message{Op: OpDelete, Key: "/L/n-0000000000"}.With(ArgVersion, 0))
 	e.at(40*time.Millisecond, d, sim.Message{Op: OpDelete, Key: "/L/n-0000000000"})
 	got := replies(e.w.Run(), d)
 	want := []string{"CONNECTED", "CREATED /L/n-0000000000", "ERROR /L/n-0000000000 BADVERSION",

@@ -71,7 +71,7 @@ func (s *Server) touch(now sim.LocalTime, sess int64, out *sim.Outputs) {
 		s.heard.touch(sess, now)
 		return
 	}
-	out.Send(s.leader, sim.Message{Op: opTouch}.WithN(sess).InBackground())
+	out.Send(s.leader, sim.Message{Op: opTouch}.With(ArgSession, sess).InBackground())
 }
 
 // expireSessions: the leader closes every session it has not heard from

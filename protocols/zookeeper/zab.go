@@ -32,18 +32,18 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 	case opRequest:
 		s.lead(now, m.Body.(*txn), out)
 	case opTouch:
-		if _, ok := s.t.sessions[m.N]; ok {
-			s.heard.touch(m.N, now)
+		if _, ok := s.t.sessions[m.Num(ArgSession)]; ok {
+			s.heard.touch(m.Num(ArgSession), now)
 		}
 	case opAck:
-		if a, ok := s.acks[m.N]; ok {
+		if a, ok := s.acks[m.Num(ArgZxid)]; ok {
 			a[s.index(from)] = true
 			s.tryCommit(now, out)
 		}
 	case opPingAck:
 		s.followed[from] = now.Mono
 	case opAckLeader:
-		if m.N == s.epoch && !s.established {
+		if m.Num(argEpoch) == s.epoch && !s.established {
 			s.ackedBy[from] = true
 			if len(s.ackedBy)+1 >= s.quorum() {
 				s.establish(now, out)
@@ -57,7 +57,7 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		// writes keep coming.
 		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t.clone(), Established: s.established}})
 		for _, x := range s.log {
-			out.Send(from, sim.Message{Op: opProposal, Body: x}.WithN(s.epoch))
+			out.Send(from, sim.Message{Op: opProposal, Body: x}.With(argEpoch, s.epoch))
 		}
 	}
 }
@@ -80,19 +80,19 @@ func stepFollowing(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message,
 		}
 		s.persist(x, out)
 		s.logTxn(x)
-		out.Send(from, sim.Message{Op: opAck}.WithN(x.Zxid))
+		out.Send(from, sim.Message{Op: opAck}.With(ArgZxid, x.Zxid))
 		s.lastHear = now.Mono
 	case opCommit:
-		if m.N > s.lastLogged() {
+		if m.Num(ArgZxid) > s.lastLogged() {
 			s.becomeLooking(now, out) // a commit for a proposal it never got: resync
 			return
 		}
-		out.Write(sim.Message{Op: opCommit}.WithN(m.N))
-		s.applyUpTo(now, m.N, out)
+		out.Write(sim.Message{Op: opCommit}.With(ArgZxid, m.Num(ArgZxid)))
+		s.applyUpTo(now, m.Num(ArgZxid), out)
 		s.lastHear = now.Mono
 	case opLeaderPing:
 		s.lastHear = now.Mono
-		out.Send(from, sim.Message{Op: opPingAck}.WithN(s.epoch).InBackground())
+		out.Send(from, sim.Message{Op: opPingAck}.With(argEpoch, s.epoch).InBackground())
 	}
 }
 
@@ -119,7 +119,7 @@ func tickLeading(s *Server, now sim.LocalTime, id sim.TimerID, out *sim.Outputs)
 	}
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
-			out.Send(p, sim.Message{Op: opLeaderPing}.WithN(s.epoch).InBackground())
+			out.Send(p, sim.Message{Op: opLeaderPing}.With(argEpoch, s.epoch).InBackground())
 		}
 	}
 	if s.halves%2 == 0 && s.established {
@@ -181,7 +181,7 @@ func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
 	s.acks[x.Zxid] = acks
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
-			out.Send(p, sim.Message{Op: opProposal, Body: x}.WithN(s.epoch))
+			out.Send(p, sim.Message{Op: opProposal, Body: x}.With(argEpoch, s.epoch))
 		}
 	}
 	s.tryCommit(now, out)
@@ -226,10 +226,10 @@ func (s *Server) tryCommit(now sim.LocalTime, out *sim.Outputs) {
 func (s *Server) commit(now sim.LocalTime, zxid int64, out *sim.Outputs) {
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
-			out.Send(p, sim.Message{Op: opCommit}.WithN(zxid))
+			out.Send(p, sim.Message{Op: opCommit}.With(ArgZxid, zxid))
 		}
 	}
-	out.Write(sim.Message{Op: opCommit}.WithN(zxid))
+	out.Write(sim.Message{Op: opCommit}.With(ArgZxid, zxid))
 	s.applyUpTo(now, zxid, out)
 }
 

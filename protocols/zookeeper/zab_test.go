@@ -45,10 +45,10 @@ func TestBroadcastEveryServerAppliesTheWritesInZxidOrder(t *testing.T) {
 			}
 			if m := tr.Msg(ev); m.Op == RepCreated {
 				created++
-				if m.N <= last {
-					t.Errorf("%s: reply with zxid %s after %s", tr.Names[d], zxidText(m.N), zxidText(last))
+				if m.Num(ArgZxid) <= last {
+					t.Errorf("%s: reply with zxid %s after %s", tr.Names[d], zxidText(m.Num(ArgZxid)), zxidText(last))
 				}
-				last = m.N
+				last = m.Num(ArgZxid)
 			}
 		}
 		if created != 20 {
@@ -92,11 +92,11 @@ func TestBroadcastCommitsOnlyAfterEveryEarlierProposal(t *testing.T) {
 	if len(s.log) != 2 || s.log[0].Zxid != first || s.log[1].Zxid != second {
 		t.Fatalf("log after two proposals: %v", s.log)
 	}
-	step(2, sim.Message{Op: opAck}.WithN(second))
+	step(2, sim.Message{Op: opAck}.With(ArgZxid, second))
 	if s.t.lastZxid != 0 {
 		t.Fatalf("the second proposal has a quorum but the first has not: applied up to %s", zxidText(s.t.lastZxid))
 	}
-	step(1, sim.Message{Op: opAck}.WithN(first))
+	step(1, sim.Message{Op: opAck}.With(ArgZxid, first))
 	if s.t.lastZxid != second || s.t.nodes["/a"] == nil || s.t.nodes["/b"] == nil || len(s.log) != 0 {
 		t.Fatalf("after the first's quorum: applied up to %s, log %v, /a %v, /b %v", zxidText(s.t.lastZxid), s.log,
 			s.t.nodes["/a"] != nil, s.t.nodes["/b"] != nil)
@@ -175,11 +175,11 @@ func TestBroadcastALeaderHoldsWritesBackUntilEstablished(t *testing.T) {
 	if len(s.log) != 0 || len(s.waiting) != 1 {
 		t.Fatalf("before its epoch is acknowledged the leader proposed %v (holding %d)", s.log, len(s.waiting))
 	}
-	step(1, sim.Message{Op: opAckLeader}.WithN(2))
+	step(1, sim.Message{Op: opAckLeader}.With(argEpoch, 2))
 	if !s.established || len(s.log) != 1 || s.log[0].Zxid != zx(2, 1) || len(s.waiting) != 0 {
 		t.Fatalf("established %v: log %v, holding %d; want /a proposed as 0x200000001", s.established, s.log, len(s.waiting))
 	}
-	step(2, sim.Message{Op: opAck}.WithN(zx(2, 1)))
+	step(2, sim.Message{Op: opAck}.With(ArgZxid, zx(2, 1)))
 	if s.t.nodes["/a"] == nil {
 		t.Error("/a was acknowledged by a quorum but not applied")
 	}

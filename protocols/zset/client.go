@@ -60,8 +60,8 @@ type Config struct {
 
 // Client commands, sent by scenarios.
 const (
-	CmdAcquire = "acquire"
-	CmdRelease = "release"
+	CmdAcquire = lockkit.CmdAcquire
+	CmdRelease = lockkit.CmdRelease
 )
 
 // Counters the clients report: the CH replies of their claims (the mutex's flip,
@@ -188,7 +188,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		default:
 			out.Observe(sim.Note(c.env.ID, "%s does not hold %s; release ignored", c.env.Name, c.lock))
 		}
-	case "read", "write":
+	case lockkit.CmdRead, lockkit.CmdWrite:
 		c.belief.Operate(out, c.env, m)
 	}
 }
@@ -239,7 +239,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case phaseCreating:
 		c.flip(out)
 	case phaseClaiming:
-		won := m.Op == redis.ReplyInt && m.N == 1
+		won := m.Op == redis.ReplyInt && m.Num(redis.ArgInt) == 1
 		name := CounterLost
 		if won {
 			name = CounterWon

@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
@@ -215,5 +217,61 @@ func TestTemplatesNeedAWorkloadAndLoseTheirLimits(t *testing.T) {
 	}
 	if strings.Contains(tpl.Body, "limit") {
 		t.Fatalf("the template keeps its limit line:\n%s", tpl.Body)
+	}
+}
+
+// A found scenario reads as a story (issue 19, item 21): its fault lines are in
+// time order, a node without persistence "restarts empty" (the redis preset's
+// r1 has persistence=none) rather than "with what it had written to disk", and
+// the rounded times still replay the violation.
+func TestAFoundScenarioReadsAsAStory(t *testing.T) {
+	c := &explore.Config{Template: template(t, "redis"), Space: fault.Space{Menu: kinds(fault.RestartEmpty, fault.Pause, fault.ClockJump), MaxFaults: 4}}
+	var found explore.Outcome
+	for seed := uint64(1); seed < 500 && !found.Failed(); seed++ {
+		o, err := c.Explore(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Failed() && slices.ContainsFunc(o.Schedule, func(f fault.Fault) bool { return f.Kind == fault.RestartEmpty }) {
+			found = o
+		}
+	}
+	if !found.Failed() {
+		t.Fatal("no violation with a power loss in 500 runs")
+	}
+	small, _, err := c.Shrink(found, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := c.Scenario(small, explore.Found{Command: "test"}, "found.scn")
+	var last time.Duration
+	for _, ln := range strings.Split(src, "\n") {
+		f := strings.Fields(ln)
+		if len(f) < 3 || f[0] != "at" {
+			continue
+		}
+		d, err := time.ParseDuration(f[1])
+		if err != nil {
+			t.Fatalf("line %q: %v", ln, err)
+		}
+		if strings.Contains(src, "\nseed ") && strings.Index(src, ln) > strings.Index(src, "\nseed ") {
+			if d < last {
+				t.Errorf("fault line %q comes after one at %v:\n%s", ln, last, src)
+			}
+			last = d
+		}
+	}
+	if strings.Contains(src, "power") && !strings.Contains(src, "restarts empty") {
+		t.Errorf("a node without persistence should restart empty:\n%s", src)
+	}
+	if strings.Contains(src, "written to disk") {
+		t.Errorf("the narration promises a disk the node does not have:\n%s", src)
+	}
+	s, err := scenarios.Parse("found.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := scenarios.Run(s, scenarios.RunOptions{}); !r.OK() {
+		t.Fatalf("the written scenario does not replay its violation:\n%s", src)
 	}
 }

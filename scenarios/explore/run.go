@@ -56,13 +56,17 @@ func (c *Config) end() time.Duration {
 // Source is the scenario text of a run of schedule s with seed: the template, the
 // faults, the heal phase, the end.
 func (c *Config) Source(seed uint64, s fault.Schedule, comments bool) string {
+	return c.source(seed, s, c.Template.Cast(), comments)
+}
+
+func (c *Config) source(seed uint64, s fault.Schedule, cast fault.Cast, comments bool) string {
 	var b strings.Builder
 	b.WriteString(c.Template.Body)
 	fmt.Fprintf(&b, "\nseed %d\n", seed)
 	if len(s) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString(s.Text(c.Template.Cast(), comments))
+	b.WriteString(s.Text(cast, comments))
 	if c.Liveness {
 		// Every drawn fault has ended by the horizon (crashes restarted, pauses
 		// over, links restored); the heal makes sure no partition is left. Clock
@@ -82,7 +86,7 @@ func (c *Config) Source(seed uint64, s fault.Schedule, comments bool) string {
 // Try runs schedule s with seed and judges it.
 func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 	src := c.Source(seed, s, false)
-	sc, err := scenarios.Parse(c.Template.Name, src)
+	sc, err := c.Template.reg.Parse(c.Template.Name, src)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("explore: a drawn schedule does not parse (a bug): %w\n%s", err, src)
 	}

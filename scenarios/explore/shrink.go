@@ -15,6 +15,9 @@ func (c *Config) Shrink(o Outcome, limit int) (Outcome, int, error) {
 		if runs >= limit {
 			return false, nil
 		}
+		if !c.fits(s) { // a rounded fault may end past the heal phase
+			return false, nil
+		}
 		runs++
 		t, err := c.Try(o.Seed, s)
 		if err != nil || !slices.Equal(t.Broken, o.Broken) {
@@ -24,4 +27,15 @@ func (c *Config) Shrink(o Outcome, limit int) (Outcome, int, error) {
 		return true, nil
 	})
 	return best, runs, err
+}
+
+// fits reports whether every fault of s is over by the template's horizon, as
+// every drawn fault is (the heal phase's promise).
+func (c *Config) fits(s fault.Schedule) bool {
+	for _, f := range s {
+		if f.At >= c.Template.Horizon || (f.Dur != fault.Forever && f.At+f.Dur > c.Template.Horizon) {
+			return false
+		}
+	}
+	return true
 }

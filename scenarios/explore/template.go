@@ -24,7 +24,7 @@ type Template struct {
 	Horizon  time.Duration // faults fall before it: the template's run until=
 	Bound    time.Duration
 	Protocol string
-	replicas []string // redis nodes declared replica-of (failover targets)
+	reg      *scenarios.Registry // the kinds its scenarios are parsed with
 }
 
 // Presets lists the preset names.
@@ -46,20 +46,22 @@ func Preset(name string) (*Template, error) {
 	return FromSource(name, string(src))
 }
 
-// faultVerbs are the actions a template loses: explore draws its own.
-var faultVerbs = []string{"crash", "power-loss", "shutdown", "restart", "pause", "resume", "clock-jump",
-	"clock-drift", "partition", "heal", "link", "failover"}
-
 // FromSource makes a template of a scenario's text: its lines without faults
 // (and the comments just before them), expectations, seed and run line. The
-// faults are drawn; the rest is kept as written.
+// faults are drawn; the rest is kept as written. Its processes are of the
+// built-in kinds.
 func FromSource(name, src string) (*Template, error) {
+	return FromSourceIn(scenarios.Builtins(), name, src)
+}
+
+// FromSourceIn is FromSource for a scenario whose processes are of reg's kinds.
+func FromSourceIn(reg *scenarios.Registry, name, src string) (*Template, error) {
 	src = scenarios.Normalize(src) // its lines are split here too
-	s, err := scenarios.Parse(name, src)
+	s, err := reg.Parse(name, src)
 	if err != nil {
 		return nil, err
 	}
-	t := &Template{Name: name, Procs: s.Processes(), Bound: s.Bound, Protocol: s.Protocol, Horizon: s.Until}
+	t := &Template{Name: name, Procs: s.Processes(), Bound: s.Bound, Protocol: s.Protocol, Horizon: s.Until, reg: reg}
 	if t.Horizon == 0 {
 		t.Horizon = 10 * time.Second
 	}
@@ -81,12 +83,10 @@ func FromSource(name, src string) (*Template, error) {
 		case f[0] == "expect" || f[0] == "run" || f[0] == "seed" || f[0] == "limit": // explore sets the run's end
 			comments = nil
 			continue
-		case f[0] == "at" && len(f) > 2 && slices.Contains(faultVerbs, f[2]),
-			f[0] == "when" && isFaultTrigger(f):
+		case f[0] == "at" && len(f) > 2 && t.isFaultVerb(f[2]),
+			f[0] == "when" && t.isFaultTrigger(f):
 			comments = nil // the fault and what narrated it go
 			continue
-		case f[0] == "node" && slices.Contains(f, "redis") && strings.Contains(ln, "replica-of="):
-			t.replicas = append(t.replicas, f[1])
 		}
 		kept = append(kept, comments...)
 		kept = append(kept, ln)
@@ -102,35 +102,45 @@ func FromSource(name, src string) (*Template, error) {
 	return t, nil
 }
 
-func isFaultTrigger(f []string) bool {
+// isFaultVerb reports whether an action is a fault: one any process suffers
+// (sim/fault's verbs), or one a kind declares.
+func (t *Template) isFaultVerb(verb string) bool {
+	return slices.Contains(fault.Verbs, verb) || t.reg.IsFaultVerb(verb)
+}
+
+func (t *Template) isFaultTrigger(f []string) bool {
 	i := slices.Index(f, "then")
-	return i >= 0 && i+1 < len(f) && slices.Contains(faultVerbs, f[i+1])
+	return i >= 0 && i+1 < len(f) && t.isFaultVerb(f[i+1])
 }
 
 // Targets lists what a fault kind can hit in the template: processes, and for
 // link faults the pairs that talk.
 func (t *Template) Targets(k fault.Kind) fault.Targets {
-	var nodes, clients, resources []string
-	talking := false // do the nodes talk to each other (a replicated service, peers)?
+	var nodes, clients, resources, failover []string
 	for _, p := range t.Procs {
 		switch p.Decl {
-		case "node":
+		case scenarios.DeclNode:
 			nodes = append(nodes, p.Name)
-			talking = talking || slices.Contains([]string{"zookeeper", "etcd", "2pc-participant", "3pc-participant"}, p.Kind)
-		case "client":
+		case scenarios.DeclClient:
 			clients = append(clients, p.Name)
-		case "resource":
+		case scenarios.DeclResource:
 			resources = append(resources, p.Name)
 		}
+		if slices.Contains(p.Faults, fault.VerbFailover) {
+			failover = append(failover, p.Name)
+		}
 	}
-	talking = talking || len(t.replicas) > 0
+	// Do the nodes talk to each other (a replicated service, peers)?
+	talking := slices.ContainsFunc(t.Procs, func(p scenarios.Process) bool {
+		return p.Decl == scenarios.DeclNode && slices.ContainsFunc(p.Talks, func(o string) bool { return slices.Contains(nodes, o) })
+	})
 	switch k {
 	case fault.Crash, fault.Pause, fault.ClockJump, fault.Drift, fault.Partition:
 		return fault.Targets{Procs: append(slices.Clone(nodes), clients...)}
 	case fault.RestartEmpty:
 		return fault.Targets{Procs: nodes}
 	case fault.Failover:
-		return fault.Targets{Procs: t.replicas}
+		return fault.Targets{Procs: failover}
 	case fault.Loss, fault.Duplicate, fault.Delay:
 		// The pairs that talk: clients with nodes and with the resources they
 		// write to, and nodes with each other where they replicate or confer.
@@ -159,7 +169,7 @@ func (t *Template) Cast() fault.Cast {
 	var c fault.Cast
 	for _, p := range t.Procs {
 		c.Names = append(c.Names, p.Name)
-		if p.Decl != "resource" {
+		if p.Decl != scenarios.DeclResource {
 			c.Group = append(c.Group, p.Name)
 		}
 	}

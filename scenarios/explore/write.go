@@ -2,7 +2,11 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim"
 )
 
 // Found is how a failing schedule was found and shrunk, for the file's header.
@@ -25,8 +29,10 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 	line("")
 	line("Found by `%s` after %d run(s) (seed %d), shrunk from %d faults in %d more runs.", f.Command, f.Runs, o.Seed, f.Original, f.ShrinkRuns)
 	line("The workload is the %s template's; the faults are these:", c.Template.Name)
-	for _, ft := range o.Schedule {
-		line("  - %s;", ft)
+	cast := c.Template.Cast()
+	cast.Empty = c.restartsEmpty(o)
+	for _, ft := range o.Schedule.InTimeOrder() {
+		line("  - %s;", ft.Say(cast))
 	}
 	at := o.At.String()
 	line("and at %s, %s.", at, o.Detail)
@@ -37,11 +43,35 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 	line("Replay it: locksim run %s", file)
 	line("Step through it: locksim tui %s", file)
 	b.WriteString("\n")
-	body := c.Source(o.Seed, o.Schedule, true)
+	body := c.source(o.Seed, o.Schedule, cast, true)
 	b.WriteString(body)
 	for _, inv := range o.Broken {
 		fmt.Fprintf(&b, "expect violated %s\n", inv)
 	}
 	fmt.Fprintf(&b, "expect verdict %s\n", o.Verdict)
 	return b.String()
+}
+
+// restartsEmpty lists the processes that came back from a crash in o's run with
+// nothing read back from disk (a Redis node without persistence, a client), by
+// replaying it (a run is a function of its seed and schedule) and reading the
+// kernel's note on each restart: the narration then says "restarts empty".
+func (c *Config) restartsEmpty(o Outcome) []string {
+	sc, err := scenarios.Parse(c.Template.Name, c.Source(o.Seed, o.Schedule, false))
+	if err != nil {
+		return nil // Try parsed the same text; the narration just stays general
+	}
+	tr := scenarios.Run(sc, scenarios.RunOptions{}).Trace
+	var out []string
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		var n int
+		if e.Kind != sim.EvRestart {
+			continue
+		}
+		if _, err := fmt.Sscanf(tr.Note(e), sim.NoteRecovers, &n); err == nil && n == 0 && !slices.Contains(out, tr.Name(e.Proc)) {
+			out = append(out, tr.Name(e.Proc))
+		}
+	}
+	return out
 }

@@ -16,6 +16,10 @@ type Cast struct {
 	// resources, storage both sides of a partition reach; a property test of a
 	// replicated service cuts a server off from the other servers.
 	Group []string
+	// Empty lists the processes that come back from a crash with nothing: they
+	// wrote nothing to disk (a Redis node without persistence, a client). Only
+	// the narration reads it (Fault.Say).
+	Empty []string
 }
 
 // others is the other side of a partition of side.

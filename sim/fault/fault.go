@@ -1,8 +1,10 @@
 package fault
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -72,19 +74,31 @@ type Fault struct {
 	Mag  int64         // how far: clock jump ms (signed), drift ppm (signed), per mille, delay ms
 }
 
-// String says what the fault does, for a found scenario's narration and a
-// property test's failure.
-func (f Fault) String() string {
-	at, d := ms(f.At), ms(f.Dur)
+// String says what the fault does, for a property test's failure; Say says it
+// knowing the cast.
+func (f Fault) String() string { return f.Say(Cast{}) }
+
+// Say says what the fault does, for a found scenario's narration: a process the
+// cast lists as Empty (it keeps nothing on disk: a Redis node without
+// persistence, a client) "restarts empty" rather than with what it had written.
+func (f Fault) Say(c Cast) string {
+	at, d := When(f.At), When(f.Dur)
+	empty := slices.Contains(c.Empty, f.Proc)
 	switch f.Kind {
 	case Crash:
-		if f.Dur == Forever {
+		switch {
+		case f.Dur == Forever:
 			return fmt.Sprintf("%s crashes at %s and stays down", f.Proc, at)
+		case empty:
+			return fmt.Sprintf("%s crashes at %s and restarts empty %s later (it keeps nothing on disk)", f.Proc, at, d)
 		}
-		return fmt.Sprintf("%s crashes at %s and restarts %s later (with what it had written to disk)", f.Proc, at, d)
+		return fmt.Sprintf("%s crashes at %s and restarts %s later with what it had written to disk", f.Proc, at, d)
 	case RestartEmpty:
-		if f.Dur == Forever {
+		switch {
+		case f.Dur == Forever:
 			return fmt.Sprintf("%s loses power at %s and stays down", f.Proc, at)
+		case empty:
+			return fmt.Sprintf("%s loses power at %s and restarts empty %s later (it keeps nothing on disk)", f.Proc, at, d)
 		}
 		return fmt.Sprintf("%s loses power at %s and restarts %s later, with only what it had fsynced", f.Proc, at, d)
 	case Pause:
@@ -118,13 +132,19 @@ func lasting(d time.Duration) string {
 	if d == Forever {
 		return "for the rest of the run"
 	}
-	return "for " + ms(d)
+	return "for " + When(d)
 }
-
-func ms(d time.Duration) string { return fmt.Sprintf("%dms", d.Milliseconds()) }
 
 // Schedule is a run's faults, in the order drawn.
 type Schedule []Fault
+
+// InTimeOrder is the schedule sorted by when each fault begins (stably: faults
+// at one time keep their order), as a person reads a story.
+func (s Schedule) InTimeOrder() Schedule {
+	out := slices.Clone(s)
+	slices.SortStableFunc(out, func(a, b Fault) int { return cmp.Compare(a.At, b.At) })
+	return out
+}
 
 // String says what each fault does, in order.
 func (s Schedule) String() string {

@@ -35,7 +35,7 @@ func TestShrinkKeepsOnlyWhatTheFailureNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Schedule{
-		{Kind: Crash, Proc: "r1", At: 100 * msec, Dur: 125 * msec}, // 1000 halved while >= 100
+		{Kind: Crash, Proc: "r1", At: 100 * msec, Dur: 100 * msec}, // 1000 halved while >= 100 (125), then rounded to 100
 		{Kind: ClockJump, Proc: "c1", At: 300 * msec, Mag: -1000},  // -8000 halved while <= -1000
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -107,19 +107,52 @@ at 100ms partition z1 | z2,z3
 at 150ms heal
 # z2 crashes at 200ms and stays down.
 at 200ms crash z2
-# c1 stops for 2000ms at 300ms (a GC pause, a frozen VM).
-at 300ms pause c1 for=2000ms
-# the link c1<->db takes 30ms longer from 400ms for 1000ms.
+# c1 stops for 2s at 300ms (a GC pause, a frozen VM).
+at 300ms pause c1 for=2s
+# the link c1<->db takes 30ms longer from 400ms for 1s.
 at 400ms link c1 db extra-delay=30ms
-at 1400ms link c1 db
 # c1,z1 is cut off from z2 at 500ms for the rest of the run.
 at 500ms partition c1,z1 | z2
+at 1.4s link c1 db
 `
 	if got := s.Text(c, true); got != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", got, want)
 	}
 	if got := s.Text(c, false); strings.Contains(got, "#") {
 		t.Fatalf("text without narration has comments:\n%s", got)
+	}
+}
+
+// A found scenario lists its lines in time order even when a fault ends after
+// another began (issue 19: "list faults in time order"), and the narration
+// says "restarts empty" for a process that keeps nothing on disk rather than
+// promising it comes back with what it had written.
+func TestTextIsInTimeOrderAndSaysRestartsEmpty(t *testing.T) {
+	c := Cast{Names: []string{"r1", "r2", "c1"}, Empty: []string{"r1"}}
+	s := Schedule{ // drawn out of order, as the explorer draws
+		{Kind: Crash, Proc: "r2", At: 900 * msec, Dur: 2 * time.Second},
+		{Kind: Crash, Proc: "r1", At: 1374 * msec, Dur: 1414 * msec},
+		{Kind: ClockJump, Proc: "c1", At: 1500 * msec, Mag: 2000},
+	}
+	want := `# r2 crashes at 900ms and restarts 2s later with what it had written to disk.
+at 900ms crash r2
+# r1 crashes at 1374ms and restarts empty 1414ms later (it keeps nothing on disk).
+at 1374ms crash r1
+# c1's wall clock jumps by +2000ms at 1.5s.
+at 1.5s clock-jump c1 +2000ms
+at 2788ms restart r1
+at 2.9s restart r2
+`
+	if got := s.Text(c, true); got != want {
+		t.Fatalf("text:\n%s\nwant:\n%s", got, want)
+	}
+	for d, want := range map[time.Duration]string{
+		0: "0ms", 500 * msec: "500ms", 999 * msec: "999ms", time.Second: "1s", 1400 * msec: "1.4s",
+		12250 * msec: "12.25s", 1374 * msec: "1374ms", 2788 * msec: "2788ms",
+	} {
+		if got := When(d); got != want {
+			t.Errorf("When(%v) = %q, want %q", d, got, want)
+		}
 	}
 }
 

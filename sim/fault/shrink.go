@@ -7,7 +7,10 @@ import (
 
 // Shrink makes a failing schedule smaller while it still fails the same way:
 // first fewer faults (delta debugging over the list, in finer chunks each
-// round), then shorter and smaller ones (halving each duration and magnitude).
+// round), then shorter and smaller ones (halving each duration and magnitude),
+// then rounder ones: each time, duration and millisecond magnitude moved to the nearest whole second,
+// tenth or hundredth of a second where the failure survives it, so that a
+// person reads "at 1.4s" rather than "at 1374ms".
 // still runs a candidate and reports whether it fails as s did; it keeps its
 // own budget (answering false once spent). An error from still stops the
 // shrinking with the smallest schedule found so far.
@@ -62,5 +65,50 @@ func Shrink(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
 			}
 		}
 	}
+	// Milliseconds of each time, duration and (for a delay or a clock jump)
+	// magnitude, with how to read and set them.
+	type field struct {
+		get func(*Fault) int64
+		set func(*Fault, int64)
+	}
+	fields := []field{
+		{func(f *Fault) int64 { return f.At.Milliseconds() }, func(f *Fault, v int64) { f.At = time.Duration(v) * time.Millisecond }},
+		{func(f *Fault) int64 { return f.Dur.Milliseconds() }, func(f *Fault, v int64) { f.Dur = time.Duration(v) * time.Millisecond }},
+		{func(f *Fault) int64 {
+			if f.Kind == Delay || f.Kind == ClockJump {
+				return f.Mag
+			}
+			return 0
+		}, func(f *Fault, v int64) { f.Mag = v }},
+	}
+	for i := range best {
+		for _, fd := range fields {
+			for _, grid := range []int64{1000, 100, 10} {
+				cand := slices.Clone(best)
+				v := fd.get(&cand[i])
+				r := roundTo(v, grid)
+				if v == 0 || (v < 0 && cand[i].Kind != ClockJump) || r == v || r == 0 {
+					continue // nothing to round (or Forever), already round, or gone
+				}
+				fd.set(&cand[i], r)
+				ok, err := still(cand)
+				if err != nil {
+					return best, err
+				}
+				if ok {
+					best = cand
+					break
+				}
+			}
+		}
+	}
 	return best, nil
+}
+
+// roundTo is v to the nearest multiple of grid, halves away from zero.
+func roundTo(v, grid int64) int64 {
+	if v < 0 {
+		return -roundTo(-v, grid)
+	}
+	return (v + grid/2) / grid * grid
 }

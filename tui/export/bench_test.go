@@ -95,7 +95,7 @@ func benchFormats(b *testing.B, events int, formats []format) {
 func BenchmarkExportCompare(b *testing.B) {
 	x, y := bigRun(b, 100_000), bigRunEdited(b, 100_000, "at 117ms p2 propose", "at 118ms p2 propose")
 	formats := []format{
-		{"json", func(w io.Writer) error { return scenarios.WriteCompareJSON(w, x, y, scenarios.JSONOptions{}) }},
+		{"json", func(w io.Writer) error { return export.WriteCompareJSON(w, x, y, scenarios.JSONOptions{}) }},
 		{"mermaid", func(w io.Writer) error { return export.WriteCompareMermaid(w, x, y, export.Options{}) }},
 		{"svg", func(w io.Writer) error { return export.WriteCompareSVG(w, x, y, export.Options{}) }},
 		{"html", func(w io.Writer) error { return export.WriteCompareHTML(w, x, y, export.Options{}) }},

@@ -1,4 +1,6 @@
-// Package export writes a finished run in the forms other tools read: a Mermaid
+// Package export writes a finished run in the forms people and other tools
+// read: the text report `locksim run` prints (text.go), the comparison's JSON
+// (json_compare.go, lined up by the layout), a Mermaid
 // sequence diagram (Markdown on GitHub, the live editor), a standalone SVG image
 // of the timeline (slides and papers), and one self-contained HTML file that
 // steps through the run offline (docs/exports.md). The JSON event list is the

@@ -185,7 +185,7 @@ func drawCompare(a, b *scenarios.Result, c *layout.Comparison, opt Options) *dra
 // that part for good, Paxos's dueling proposers with and without backoff,
 // differ on nearly every line after the first difference).
 func compareKeep(c *layout.Comparison) func(int) bool {
-	diffs := scenarios.CutHead
+	diffs := CutHead
 	return func(i int) bool {
 		ra, rb := c.Own(i)
 		if ra >= 0 && c.A.RowEvent(ra) < 0 || rb >= 0 && c.B.RowEvent(rb) < 0 {
@@ -240,7 +240,7 @@ type shownLine struct{ i, skipped int }
 // last CutTail, and those between that keep says must stay, with a cut band
 // where lines are left out.
 func shown(n int, full bool, keep func(int) bool) []shownLine {
-	head, tail := scenarios.CutHead, scenarios.CutTail
+	head, tail := CutHead, CutTail
 	cut := !full && n > head+tail
 	var out []shownLine
 	first, skipped := 0, 0

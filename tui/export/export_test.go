@@ -109,7 +109,7 @@ func TestGolden(t *testing.T) {
 type compareWriter func(io.Writer, *scenarios.Result, *scenarios.Result, export.Options) error
 
 func compareJSON(w io.Writer, a, b *scenarios.Result, _ export.Options) error {
-	return scenarios.WriteCompareJSON(w, a, b, scenarios.JSONOptions{})
+	return export.WriteCompareJSON(w, a, b, scenarios.JSONOptions{})
 }
 
 func renderCompare(t testing.TB, w compareWriter, a, b *scenarios.Result, opt export.Options) string {
@@ -236,7 +236,7 @@ func TestEveryCompareSVGIsXMLWithItsDifferencesMarked(t *testing.T) {
 		}
 		// A long comparison is cut: its first and last lines stay, and of the
 		// differences between them the first CutHead.
-		if marked := classes["differs"]; marked != differing && (c.Len() <= scenarios.CutHead+scenarios.CutTail || marked < scenarios.CutHead || marked > differing) {
+		if marked := classes["differs"]; marked != differing && (c.Len() <= export.CutHead+export.CutTail || marked < export.CutHead || marked > differing) {
 			t.Errorf("%s: %d lines marked ≠ for %d lines only one run has", name, marked, differing)
 		}
 		if classes["diff"] > tinted || tinted > 0 && classes["diff"] == 0 {
@@ -430,7 +430,7 @@ func TestMermaidTellsTheStory(t *testing.T) {
 func TestLongRunsAreCutWhereRunCutsThem(t *testing.T) {
 	res := run(t, "redis-contention")
 	rows := layout.New(res.Trace, &res.Report).Len()
-	left := rows - scenarios.CutHead - scenarios.CutTail
+	left := rows - export.CutHead - export.CutTail
 	for name, w := range map[string]writer{"mermaid": export.WriteMermaid, "svg": export.WriteSVG} {
 		cut := render(t, w, res, export.Options{})
 		if want := strconv.Itoa(left) + " rows left out"; !strings.Contains(cut, want) {

@@ -1,0 +1,4 @@
+package resource
+
+// DefaultConfig is storage that checks no token.
+func DefaultConfig() Config { return Config{} }

@@ -1,0 +1,97 @@
+package scenarios_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/tui/export"
+)
+
+// The comparison's JSON (tui/export, which lines the runs up with the layout)
+// against its published schema; in this package's tests because the schema
+// and the catalogue pairs are the scenarios'.
+
+// TestCompareJSONMatchesTheSchema writes every catalogue pair (a scenario and
+// its compare-with) as `locksim run A --vs B --format json --events` does and
+// validates it against docs/json-compare.schema.json; each difference names a
+// row of its own run at its own time. The schema refuses a broken comparison.
+// Under -short the longest pairs are left out.
+func TestCompareJSONMatchesTheSchema(t *testing.T) {
+	sch := scenarios.Schema(t, "json-compare.schema.json")
+	pairs := 0
+	cat, err := scenarios.Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range cat {
+		if s.CompareWith == "" {
+			continue
+		}
+		c, err := s.Control()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs++
+		a, b := scenarios.Run(s, scenarios.RunOptions{}), scenarios.Run(c, scenarios.RunOptions{})
+		if testing.Short() && a.Trace.Len()+b.Trace.Len() > 5000 {
+			continue // tens of thousands of differences: left to the full run
+		}
+		events := !testing.Short() // the event lists are validated run by run above
+		var buf bytes.Buffer
+		if err := export.WriteCompareJSON(&buf, a, b, scenarios.JSONOptions{Events: events}); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: not JSON: %v", s.ID, err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("%s --vs %s: %v", s.ID, c.ID, err)
+		}
+		var out struct {
+			Lines       int
+			Differences []export.JSONDifference
+			A, B        struct {
+				Scenario  string
+				EventList []scenarios.JSONEvent `json:"event_list"`
+			}
+		}
+		if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.A.Scenario != s.ID || out.B.Scenario != c.ID || events && len(out.A.EventList) != a.Trace.Len() {
+			t.Errorf("%s: a is %q with %d events, b %q", s.ID, out.A.Scenario, len(out.A.EventList), out.B.Scenario)
+		}
+		if pairs == 1 {
+			good := buf.String()
+			for name, bad := range map[string]string{
+				"a third run":        strings.Replace(good, `"run": "a"`, `"run": "c"`, 1),
+				"an unknown verdict": strings.Replace(good, `"verdict": "`+string(b.Report.Verdict)+`"`, `"verdict": "MAYBE"`, 2),
+				"no differences":     strings.Replace(good, `"differences"`, `"diffs"`, 1),
+				"an old version":     strings.Replace(good, `"schema_version": 2`, `"schema_version": 1`, 2),
+			} {
+				inst, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+				if bad == good || err != nil {
+					t.Fatalf("%s: the edit changed nothing, or broke the JSON: %v", name, err)
+				}
+				if sch.Validate(inst) == nil {
+					t.Errorf("the compare schema accepts %s", name)
+				}
+			}
+		}
+		for _, d := range out.Differences {
+			r := map[string]*scenarios.Result{"a": a, "b": b}[d.Run]
+			if d.Line >= out.Lines || d.Event != nil && (r.Trace.Event(*d.Event).At.Ms() != d.AtMs || !strings.HasPrefix(d.Text, r.Trace.EventText(*d.Event))) {
+				t.Errorf("%s: the difference %+v is not its run's row", s.ID, d)
+			}
+		}
+	}
+	if pairs < 20 {
+		t.Errorf("only %d catalogue pairs", pairs)
+	}
+}
