@@ -171,18 +171,25 @@ func TestAStaleReleaseDeletesAReissuedName(t *testing.T) {
 	}
 }
 
+// crashUnderTheHolder: c1 (on z1) holds L and c2 (on z2) queues; z1 crashes
+// at 1 s and stays down; c1 releases at the given time.
+func crashUnderTheHolder(cfg zookeeper.ClientConfig, release time.Duration) *story {
+	s := newStory(3, false)
+	s.client("c1", 0, cfg)
+	s.client("c2", 1, cfg)
+	s.cmd(100*time.Millisecond, "c1", zookeeper.CmdAcquire, "L")
+	s.cmd(300*time.Millisecond, "c2", zookeeper.CmdAcquire, "L")
+	s.act(time.Second, sim.Action{Kind: sim.ActCrash, Proc: s.procs["z1"]})
+	s.cmd(release, "c1", zookeeper.CmdRelease, "L")
+	return s
+}
+
 // Mistake 11, the other way out of SUSPENDED: c1's server crashes and stays
 // down; c1 stops work when its connection is SUSPENDED, reconnects to another
 // server within its session (RECONNECTED), finds its node still the lowest and
 // holds again. c2 waits throughout; the lock is never held twice.
 func TestAReconnectedHolderChecksItsNodeAndHoldsAgain(t *testing.T) {
-	s := newStory(3, false)
-	s.client("c1", 0, zookeeper.ClientConfig{StopOnSuspend: true})
-	s.client("c2", 1, zookeeper.ClientConfig{StopOnSuspend: true})
-	s.cmd(100*time.Millisecond, "c1", zookeeper.CmdAcquire, "L")
-	s.cmd(300*time.Millisecond, "c2", zookeeper.CmdAcquire, "L")
-	s.act(time.Second, sim.Action{Kind: sim.ActCrash, Proc: s.procs["z1"]})
-	s.cmd(10*time.Second, "c1", zookeeper.CmdRelease, "L")
+	s := crashUnderTheHolder(zookeeper.ClientConfig{StopOnSuspend: true}, 10*time.Second)
 	tr, rep := s.run(12 * time.Second)
 	c1 := beliefStarts(tr, s.procs["c1"])
 	if len(c1) != 2 {
@@ -208,13 +215,7 @@ func TestAReconnectedHolderChecksItsNodeAndHoldsAgain(t *testing.T) {
 // next server.
 func TestAReleaseLostWithItsServer(t *testing.T) {
 	for _, once := range []bool{true, false} {
-		s := newStory(3, false)
-		s.client("c1", 0, zookeeper.ClientConfig{ReleaseOnce: once})
-		s.client("c2", 1, zookeeper.ClientConfig{ReleaseOnce: once})
-		s.cmd(100*time.Millisecond, "c1", zookeeper.CmdAcquire, "L")
-		s.cmd(300*time.Millisecond, "c2", zookeeper.CmdAcquire, "L")
-		s.act(time.Second, sim.Action{Kind: sim.ActCrash, Proc: s.procs["z1"]})
-		s.cmd(time.Second, "c1", zookeeper.CmdRelease, "L")
+		s := crashUnderTheHolder(zookeeper.ClientConfig{ReleaseOnce: once}, time.Second)
 		tr, rep := s.run(20 * time.Second)
 		got := len(beliefStarts(tr, s.procs["c2"])) > 0
 		if got == once || holds(rep, "progress") == once {
