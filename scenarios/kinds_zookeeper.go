@@ -15,7 +15,24 @@ func zookeeperKinds() []Kind {
 		{Name: "zk-lock", Decl: DeclClient, Role: RoleClient, Protocol: "zookeeper", Build: buildZKClient,
 			Background: "the session's PING every third of its timeout",
 			Verbs:      lockVerbs(acquireVerb("set the session where the client is declared: session-timeout=4s"))},
+		{Name: "zk-leader-latch", Decl: DeclClient, Role: RoleClient, Protocol: "zookeeper", Build: buildZKLatch,
+			Background: "the session's PING every third of its timeout",
+			Verbs:      lockVerbs(acquireVerb("set the session where the latch is declared: session-timeout=4s"))},
 	}
+}
+
+// buildZKLatch is Curator's LeaderLatch: the lock recipe (the lowest node
+// leads, each waiter watches its predecessor) with the latch's connection
+// handling (leadership ends at SUSPENDED; after LOST or an expiry it rejoins
+// with a new node). acquire is the latch's start, release its close.
+func buildZKLatch(a *Args) func(sim.Env) sim.Process {
+	cfg := zookeeper.DefaultClientConfig()
+	cfg.Servers = a.Refs("servers", "zookeeper")
+	cfg.SessionTimeout = a.Dur("session-timeout", cfg.SessionTimeout)
+	cfg.Fencing = a.Switch("fencing", cfg.Fencing, "off", "czxid")
+	cfg.Hold = a.Dur("hold", cfg.Hold)
+	cfg.StopOnSuspend, cfg.Rejoin = true, true
+	return zookeeper.NewClient(cfg)
 }
 
 func buildZKServer(a *Args) func(sim.Env) sim.Process {

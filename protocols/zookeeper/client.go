@@ -64,6 +64,12 @@ type ClientConfig struct {
 	// leaves the node, and the lock, held by a live session for ever. Off, the
 	// delete is resent until answered (Curator's guaranteed delete).
 	ReleaseOnce bool
+	// Rejoin is Curator's LeaderLatch: a participant whose session is lost
+	// (LOST, or the ensemble says it expired) takes part again, with a new
+	// node, as soon as it has a new session, until it is told to leave (a
+	// release: LeaderLatch.close). With StopOnSuspend it is the latch's
+	// standard connection handling: leadership ends at SUSPENDED.
+	Rejoin bool
 }
 
 // opWatchChildren marks the herd variant's re-read with a watch.
@@ -124,6 +130,7 @@ type Client struct {
 	suspended bool
 	regained  bool   // a RECONNECTED holder is checking its node again
 	wantLock  string // an acquire that waits for the connection
+	joined    bool   // Rejoin: a participant, from its acquire to its release
 	ka        lockkit.Keepalive
 	tries     lockkit.Attempts
 }
@@ -239,7 +246,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			out.Observe(sim.Note(c.env.ID, "%s is already busy with %s (%s); acquire ignored", c.env.Name, c.lock, lockNames[c.state]))
 			return
 		}
-		c.lock = m.Key
+		c.lock, c.joined = m.Key, true
 		c.tries.Begin(out, c.lock, "")
 		if c.conn != connected {
 			c.wantLock = m.Key
@@ -247,6 +254,13 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.create(out)
 	case CmdRelease:
+		if c.cfg.Rejoin && c.state == lockIdle && c.wantLock != "" && (m.Key == "" || m.Key == c.lock) {
+			// LeaderLatch.close while it waits for a session to rejoin with
+			c.tries.GiveUp(out)
+			c.joined, c.wantLock = false, ""
+			out.Observe(sim.Note(c.env.ID, "%s leaves the election for %s before rejoining it", c.env.Name, c.lock))
+			return
+		}
 		if c.state == lockIdle || (m.Key != "" && m.Key != c.lock) {
 			what := "no lock"
 			if m.Key != "" {
@@ -259,6 +273,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.tries.GiveUp(out)
 		}
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
+		c.joined, c.wantLock = false, ""
 		if c.node != "" {
 			// delete with version 0: the lock node is never written after its creation
 			path := "/" + c.lock + "/" + c.node
@@ -473,6 +488,18 @@ func (c *Client) lost(now sim.LocalTime, out *sim.Outputs) {
 		c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
 	c.suspended = false
 	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, ""
+	c.rejoin(out)
+}
+
+// rejoin: a LeaderLatch participant whose session is gone takes part again
+// with a new node once it has a new session (LeaderLatch.reset).
+func (c *Client) rejoin(out *sim.Outputs) {
+	if !c.cfg.Rejoin || !c.joined {
+		return
+	}
+	out.Observe(sim.Note(c.env.ID, "%s rejoins the election for %s with a new node once it has a new session", c.env.Name, c.lock))
+	c.tries.Begin(out, c.lock, "")
+	c.wantLock = c.lock
 }
 
 // expired: the ensemble says the session is gone, and with it the lock node.
@@ -493,6 +520,7 @@ func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
 	}
 	c.state, c.node, c.session, c.suspended = lockIdle, "", 0, false
 	out.CancelTimer(timerLost)
+	c.rejoin(out)
 	c.connect(now, out) // a new session for whatever comes next
 }
 

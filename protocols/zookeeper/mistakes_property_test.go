@@ -140,3 +140,13 @@ func TestPropertyStoppingOnSuspendedIsSafe(t *testing.T) {
 		requireHolds(t, runWith(s, setup{client: zookeeper.ClientConfig{StopOnSuspend: true}}), s, "mutex-belief", "resource-safe", "grant-exclusive")
 	})
 }
+
+// Curator's LeaderLatch (the recipe with StopOnSuspend and Rejoin): under
+// client partitions and server faults, participants that lose their session
+// rejoin, and no two ever believe they lead at once.
+func TestPropertyLeaderLatchElectsOneLeader(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		s := simtest.Draw(t, servers, clientPartitions)
+		requireHolds(t, runWith(s, setup{client: zookeeper.ClientConfig{StopOnSuspend: true, Rejoin: true}}), s, "mutex-belief", "resource-safe", "grant-exclusive")
+	})
+}

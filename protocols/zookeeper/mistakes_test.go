@@ -223,3 +223,41 @@ func TestAReleaseLostWithItsServer(t *testing.T) {
 		}
 	}
 }
+
+// Curator's LeaderLatch, told on one server: c1 leads and is cut off past its
+// session; it stops leading at SUSPENDED, c2 leads, and c1, its session LOST,
+// rejoins with a new node when the partition heals; it leads again when c2
+// closes. Told again with c1 closing its latch while it waits to rejoin: it
+// never takes part again.
+func TestALeaderLatchRejoinsWithANewNode(t *testing.T) {
+	for _, closeEarly := range []bool{false, true} {
+		s := newStory(1, false)
+		for _, name := range []string{"c1", "c2"} {
+			s.client(name, 0, zookeeper.ClientConfig{StopOnSuspend: true, Rejoin: true})
+		}
+		s.cmd(100*time.Millisecond, "c1", zookeeper.CmdAcquire, "L")
+		s.cmd(200*time.Millisecond, "c2", zookeeper.CmdAcquire, "L")
+		s.cut(time.Second, "c1")
+		if closeEarly { // after LOST (about 6 s), before the heal
+			s.cmd(8*time.Second, "c1", zookeeper.CmdRelease, "L")
+		}
+		s.act(10*time.Second, sim.Action{Kind: sim.ActHeal})
+		s.cmd(13*time.Second, "c2", zookeeper.CmdRelease, "L")
+		tr, rep := s.run(16 * time.Second)
+		var c1Nodes []string
+		for _, o := range tr.Obs {
+			if o.Kind == sim.ObsBeliefStart && o.Client == s.procs["c1"] {
+				c1Nodes = append(c1Nodes, o.Grant)
+			}
+		}
+		switch {
+		case !closeEarly && (len(c1Nodes) != 2 || c1Nodes[0] == c1Nodes[1]):
+			t.Errorf("c1 led as %v, want twice, with two nodes (it rejoined with a new one)", c1Nodes)
+		case closeEarly && len(c1Nodes) != 1:
+			t.Errorf("c1 closed its latch while it waited to rejoin, yet led as %v", c1Nodes)
+		}
+		if !holds(rep, "mutex-belief") || !holds(rep, "grant-exclusive") {
+			t.Errorf("closeEarly=%v: mutex-belief holds: %v, grant-exclusive holds: %v", closeEarly, holds(rep, "mutex-belief"), holds(rep, "grant-exclusive"))
+		}
+	}
+}
