@@ -363,11 +363,15 @@ func parseDuration(s string) (time.Duration, error) {
 	return time.ParseDuration(s)
 }
 
-// closest returns the candidate nearest to s by edit distance, if it is close.
+// closest returns the candidate nearest to s by edit distance, if it is close;
+// case does not count (C1 is c1, not r1), and among equals the first wins.
 func closest(s string, cands []string) string {
 	best, bestD := "", 3
 	for _, c := range cands {
-		if d := editDistance(s, c); d < bestD {
+		if strings.EqualFold(s, c) {
+			return c
+		}
+		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}

@@ -173,6 +173,7 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 	if err := p.checkLimits(); err != nil {
 		return nil, err
 	}
+	s.Warnings = p.warnings(lx.lines)
 	if s.Protocol == "" {
 		for _, d := range s.procs {
 			if d.kind.Protocol != "" {
@@ -951,7 +952,8 @@ func (p *parser) kindFault(ln line, verb token, pos []token, a *Args, act *sim.A
 func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action) error {
 	id, ok := p.ids[who.text]
 	if !ok {
-		hint := "actions are: " + strings.Join(p.actionVerbs(), ", ") + ", or CLIENT " + strings.Join(p.reg.lockVerbs(), "|")
+		hint := "actions are: " + strings.Join(p.actionVerbs(), ", ") + ", or CLIENT " + strings.Join(p.reg.lockVerbs(), "|") +
+			"; declared processes: " + listed(p.s.ProcNames())
 		if s := closest(who.text, append(p.actionVerbs(), p.s.ProcNames()...)); s != "" {
 			hint = "did you mean " + s + "? " + hint
 		}

@@ -25,6 +25,9 @@ type Scenario struct {
 	// its control, or the mistake it fixes. A catalogue id, or a path relative to
 	// this file. Control loads it.
 	CompareWith string
+	// Warnings are what the text shows its author almost surely did not mean
+	// (see Warning); Result.Warnings adds what only the run shows.
+	Warnings []Warning
 
 	reg   *Registry
 	net   sim.Link

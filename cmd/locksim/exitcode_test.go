@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,28 @@ func TestAPanicIsABugToReportNotACrash(t *testing.T) {
 		}
 		if dump := strings.Contains(errs, "goroutine "); dump != (debug != "") {
 			t.Errorf("LOCKSIM_DEBUG=%q: a goroutine dump is %v, want it only with LOCKSIM_DEBUG:\n%s", debug, dump, errs)
+		}
+	}
+}
+
+// Warnings (issue 19, item 19) leave the exit code as it is; --strict makes
+// them bad input, exit 2, on run, verify and tui alike.
+func TestWarningsKeepTheExitCodeAndStrictRefuses(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "late.scn")
+	src := "protocol redis\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s c1 acquire L\nat 9s c1 release L\nrun until=5s\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := locksim(t, "run", file)
+	if code != 0 || !strings.Contains(errs, "late.scn:5:4: warning: this line's time, 9s, is after run until=5s (line 6)") {
+		t.Errorf("run: exit %d, want 0 and a warning naming line 5; stderr:\n%s", code, errs)
+	}
+	defer func(f func() bool) { terminal = f }(terminal)
+	terminal = func() bool { return true } // tui refuses before it opens the screen
+	for _, args := range [][]string{{"run", "--strict", file}, {"verify", "--strict", file}, {"tui", "--strict", file}} {
+		code, _, errs := locksim(t, args...)
+		if code != 2 || !strings.Contains(errs, "late.scn:5:4:") || !strings.Contains(errs, "(an error with --strict)") {
+			t.Errorf("%v: exit %d, want 2 naming line 5; stderr:\n%s", args, code, errs)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func useBudget(ss ...*scenarios.Scenario) {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--quiet] [--vs ID|FILE|pair]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--quiet] [--vs ID|FILE|pair] [--strict]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
 metrics and expectations. With --vs, runs a second scenario too and prints the two
@@ -80,6 +80,7 @@ offline file that steps through the run. --quiet folds background traffic
 	by := fs.String("by", "time", "svg, html: space the rows by true time, or evenly by row")
 	vs := fs.String("vs", "", "a second scenario to compare with, side by side (pair: the scenario's compare-with)")
 	quiet := fs.Bool("quiet", false, "svg, mermaid, html: fold background traffic (heartbeats, pings, keepalives); html starts quiet and b switches")
+	strict := strictFlag(fs)
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -94,11 +95,18 @@ offline file that steps through the run. --quiet folds background traffic
 	if err != nil {
 		return err
 	}
+	if err := strictBefore(*strict, s, other); err != nil {
+		return err
+	}
 	useBudget(s, other)
 	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
 	opt := export.Options{Full: *full, ByRow: *by == "row", Quiet: *quiet}
 	if other != nil {
-		return runCompare(res, scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()}), *format, *events, opt, stdout)
+		ores := scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()})
+		if err := runCompare(res, ores, *format, *events, opt, stdout); err != nil {
+			return err
+		}
+		return warnAfter(*strict, stderr, res, ores)
 	}
 	switch *format {
 	case "json":
@@ -116,6 +124,9 @@ offline file that steps through the run. --quiet folds background traffic
 		err = export.WriteText(stdout, res, export.TextOptions{Full: *full, Width: *width})
 	}
 	if err != nil {
+		return err
+	}
+	if err := warnAfter(*strict, stderr, res); err != nil {
 		return err
 	}
 	if !res.OK() {

@@ -47,7 +47,7 @@ func runUI(opt tui.Options) error {
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tui", "tui ID|FILE [--seed N] [--walk] [--present] [--vs ID|FILE]", `
+	fs := newFlagSet("tui", "tui ID|FILE [--seed N] [--walk] [--present] [--vs ID|FILE] [--strict]", `
 Opens one scenario in the terminal UI: the timeline, the narration of each step,
 the detail of the selected row, the state of a process and every clock at the
 cursor. --walk follows the story one stop at a time without spoilers; --present
@@ -60,6 +60,7 @@ same timeline as plain text.`)
 	walk := fs.Bool("walk", false, "follow the story: space goes to the next stop, rows below the cursor stay hidden")
 	present := fs.Bool("present", false, "presentation mode: the timeline takes the width, background traffic folded")
 	vs := fs.String("vs", "", "a second scenario (catalogue id or file) to compare with, side by side")
+	strict := strictFlag(fs)
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -74,14 +75,25 @@ same timeline as plain text.`)
 	if err != nil {
 		return err
 	}
+	if err := strictBefore(*strict, a, b); err != nil {
+		return err
+	}
 	useBudget(a, b)
 	opt := uiOptions()
 	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
 	if b != nil {
 		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
 	}
+	if *strict { // refused before the screen opens
+		if err := warnAfter(true, stderr, opt.Result, opt.Versus); err != nil {
+			return err
+		}
+	}
 	opt.Walk, opt.Present = *walk, *present
-	return runUI(opt)
+	if err := runUI(opt); err != nil {
+		return err
+	}
+	return warnAfter(false, stderr, opt.Result, opt.Versus) // after the screen closes, where they stay readable
 }
 
 // loadPair loads a scenario and, when vs is set, the one to compare it with

@@ -13,12 +13,13 @@ import (
 func errorf(format string, a ...any) error { return errors.Errorf(format, a...) }
 
 func cmdVerify(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("verify", "verify [ID|FILE...] [--seed N]", `
+	fs := newFlagSet("verify", "verify [ID|FILE...] [--seed N] [--strict]", `
 Runs scenarios (the whole catalogue when none is named) with their own seeds and
 compares each run with its expect lines: one line per scenario. Exit 0 when every
 scenario matches, 1 when any does not.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run every scenario with (default: each scenario's own)")
+	strict := strictFlag(fs)
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -36,10 +37,16 @@ scenario matches, 1 when any does not.`)
 		}
 		list = append(list, s)
 	}
+	if err := strictBefore(*strict, list...); err != nil {
+		return err
+	}
 	useBudget(list...)
 	failed := 0
 	for _, s := range list {
 		res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()})
+		if err := warnAfter(*strict, stderr, res); err != nil {
+			return err
+		}
 		if res.OK() {
 			fmt.Fprintf(stdout, "ok    %-32s %-7s seed %d\n", s.ID, res.Report.Verdict, res.Seed)
 			continue

@@ -1,0 +1,107 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Warning is something a scenario may legally say but its author almost surely
+// did not mean: an action after the run's end, a trigger that never fired, a
+// process nothing uses. The run goes ahead (its exit code is unchanged); the
+// command line prints each warning, and with --strict refuses the scenario.
+type Warning struct {
+	File      string
+	Line, Col int
+	Msg, Hint string
+}
+
+func (w Warning) String() string {
+	s := fmt.Sprintf("%s:%d:%d: warning: %s", w.File, w.Line, w.Col, w.Msg)
+	if w.Hint != "" {
+		s += "\n  hint: " + w.Hint
+	}
+	return s
+}
+
+// Err is the warning as an error, for --strict.
+func (w Warning) Err() error {
+	return &Error{File: w.File, Line: w.Line, Col: w.Col, Msg: w.Msg + " (an error with --strict)", Hint: w.Hint}
+}
+
+// warnings finds what the text alone shows: actions after run until=, and
+// processes that nothing names.
+func (p *parser) warnings(lines []line) []Warning {
+	var out []Warning
+	s := p.s
+	untilLine := p.seen["run"]
+	for _, st := range s.steps {
+		if st.when == nil && s.Until > 0 && st.at > s.Until {
+			out = append(out, Warning{File: p.file, Line: st.action.Line, Col: st.col,
+				Msg:  "this line's time, " + st.at.String() + ", is after run until=" + s.Until.String() + " (line " + fmt.Sprint(untilLine) + "), so it never happens",
+				Hint: "move run until= after " + st.at.String() + ", or this line before " + s.Until.String()})
+		}
+	}
+	// A process is used when some line other than its own declaration names
+	// it (an action, a trigger, another process's argument, a link), or, for a
+	// node, when its own declaration names another process (a replica of r1).
+	// A client nothing names never acts.
+	named := map[string]bool{}
+	names := map[string]bool{}
+	for _, d := range s.procs {
+		names[d.name] = true
+	}
+	for _, ln := range lines {
+		self := declared(ln)
+		for i, t := range ln.toks {
+			for _, w := range strings.FieldsFunc(t.text, func(r rune) bool { return r == '=' || r == ',' }) {
+				switch {
+				case self != "" && i == 1, w == self && self != "":
+				case self != "" && names[w] && ln.toks[0].text == DeclNode:
+					named[w], named[self] = true, true
+				default:
+					named[w] = true
+				}
+			}
+		}
+	}
+	for _, ln := range lines {
+		if n := declared(ln); n != "" && !named[n] {
+			hint := "give it something to do (at 1s " + n + " acquire L), or remove the line"
+			if ln.toks[0].text != DeclClient {
+				hint = "name it where it is used (a client's server=, nodes= or a write to it), or remove the line"
+			}
+			out = append(out, Warning{File: p.file, Line: ln.num, Col: ln.toks[1].col,
+				Msg: n + " is declared and never used: no action, trigger or other process names it", Hint: hint})
+		}
+	}
+	return out
+}
+
+// Warnings lists the scenario's warnings: those of its text (Scenario.Warnings)
+// and those only the run shows: a when trigger that never fired, so its action
+// never happened.
+func (r *Result) Warnings() []Warning {
+	out := append([]Warning(nil), r.Scenario.Warnings...)
+	happened := map[int32]bool{}
+	for i := range r.Trace.Len() {
+		if a := r.Trace.Event(i).Action; a >= 0 {
+			happened[a] = true
+		}
+	}
+	for i, st := range r.Scenario.steps { // Build adds one action per step, in order
+		if st.when != nil && !happened[int32(i)] {
+			out = append(out, Warning{File: r.Scenario.File, Line: st.action.Line, Col: 1,
+				Msg:  "`" + st.trigger + "` never fired: this line's action never happened",
+				Hint: "check in the timeline that the event happens before the run ends, and its process and lock are the ones named"})
+		}
+	}
+	return out
+}
+
+// declared is the name a declaration line declares, or "".
+func declared(ln line) string {
+	if c := ln.toks[0].text; (c == DeclNode || c == DeclClient || c == DeclResource) && len(ln.toks) > 1 {
+		return ln.toks[1].text
+	}
+	return ""
+}
