@@ -151,7 +151,9 @@ type Server struct {
 	held        []sim.Observation // a leader's reports, until it is established
 	waiting     []*txn            // the writes a leader holds back until it is established
 
-	nextContainerCheck time.Duration // leader: when it next looks for empty containers (mono)
+	nextContainerCheck time.Duration   // leader: when it next looks for empty containers (mono)
+	dropping           map[string]bool // leader: containers whose delete is on its way
+	heldCreates        []*txn          // leader: creates under them, held back
 
 	heard   sessionClock         // when this server last heard from each session
 	clients map[int64]sim.ProcID // sessions connected to this server
@@ -287,6 +289,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			s.remove(x.Path, out)
 			reply = &sim.Message{Op: RepDeleted, Key: x.Path}
 		}
+		s.containerGone(now, x.Path, out)
 	}
 	if x.changesNodes() {
 		s.reportHolders(x, t.updateHolders(), out)

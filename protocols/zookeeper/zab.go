@@ -153,6 +153,9 @@ func (s *Server) lead(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		s.waiting = append(s.waiting, x)
 		return
 	}
+	if s.holdForContainer(x) {
+		return
+	}
 	s.propose(now, x, out)
 }
 
