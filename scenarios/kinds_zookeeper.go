@@ -58,7 +58,9 @@ func buildZKClient(a *Args) func(sim.Env) sim.Process {
 	cfg.WatchParent = a.Switch("watch", cfg.WatchParent, "predecessor", "parent")
 	fencing := a.OneOf("fencing", "off", "off", "czxid", "sequence")
 	cfg.Fencing, cfg.SequenceToken = fencing == "czxid", fencing == "sequence"
-	cfg.Protected = a.OnOff("protected", cfg.Protected)
+	// protected=guid: Curator's historical defect CURATOR-604 (docs/protocols/zookeeper.md)
+	protected := a.OneOf("protected", "off", "off", "on", "guid")
+	cfg.Protected, cfg.ProtectedGUID = protected != "off", protected == "guid"
 	cfg.CheckAfter = a.Dur("check-after", cfg.CheckAfter)
 	cfg.Hold = a.Dur("hold", cfg.Hold)
 	// The published mistakes (docs/protocols/zookeeper.md, "Common mistakes").

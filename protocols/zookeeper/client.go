@@ -70,6 +70,13 @@ type ClientConfig struct {
 	// release: LeaderLatch.close). With StopOnSuspend it is the latch's
 	// standard connection handling: leadership ends at SUSPENDED.
 	Rejoin bool
+	// ProtectedGUID is Curator's historical defect CURATOR-604: the protected
+	// name carries an id of the acquire (Curator's GUID) where Protected puts
+	// the session's, so an acquire that carries on under a new session after
+	// its connection was LOST (StopOnSuspend) finds, by that id, the node its
+	// old session made, and adopts it: the ensemble deletes that node when the
+	// old session expires, while the client believes it holds the lock.
+	ProtectedGUID bool
 }
 
 // opWatchChildren marks the herd variant's re-read with a watch.
@@ -131,6 +138,7 @@ type Client struct {
 	regained  bool   // a RECONNECTED holder is checking its node again
 	wantLock  string // an acquire that waits for the connection
 	joined    bool   // Rejoin: a participant, from its acquire to its release
+	acquires  int    // acquire commands taken: ProtectedGUID's id of the acquire
 	ka        lockkit.Keepalive
 	tries     lockkit.Attempts
 }
@@ -226,13 +234,15 @@ func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs)
 	}
 	c.conn = disconnected
 	c.ka.Lost(out)
-	if c.cfg.StopOnSuspend && c.state == lockHolding && !c.suspended {
+	if c.cfg.StopOnSuspend && c.state != lockIdle && !c.suspended {
 		// SUSPENDED: "you cannot be certain that you still hold the lock".
 		c.suspended = true
-		c.belief.End(out, c.env.ID, "connection suspended")
 		out.SetTimer(timerLost, c.cfg.SessionTimeout)
-		out.Observe(sim.Note(c.env.ID, "%s is SUSPENDED: it stops work on %s until it reconnects, and calls its session LOST after %s",
-			c.env.Name, c.lock, sim.FormatDuration(c.cfg.SessionTimeout)))
+		if c.state == lockHolding {
+			c.belief.End(out, c.env.ID, "connection suspended")
+			out.Observe(sim.Note(c.env.ID, "%s is SUSPENDED: it stops work on %s until it reconnects, and calls its session LOST after %s",
+				c.env.Name, c.lock, sim.FormatDuration(c.cfg.SessionTimeout)))
+		}
 	}
 	c.server++
 	out.Observe(sim.Note(c.env.ID, "%s lost its connection (%s); it reconnects to %s", c.env.Name, why, c.env.Names[c.srv()]))
@@ -247,6 +257,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			return
 		}
 		c.lock, c.joined = m.Key, true
+		c.acquires++
 		c.tries.Begin(out, c.lock, "")
 		if c.conn != connected {
 			c.wantLock = m.Key
@@ -297,7 +308,7 @@ func (c *Client) create(out *sim.Outputs) {
 	c.state = lockCreating
 	name := "lock-"
 	if c.cfg.Protected {
-		name = fmt.Sprintf("lock-%x-", c.session)
+		name = c.protectedPrefix()
 	}
 	c.send(sim.Message{Op: OpCreate, Key: "/" + c.lock + "/" + name, Opts: "EPHEMERAL SEQUENTIAL"}, OpCreate, out)
 }
@@ -419,7 +430,7 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 	}
 	kids = SortBySequence(slices.Clone(kids))
 	if c.node == "" && c.cfg.Protected {
-		prefix := fmt.Sprintf("lock-%x-", c.session)
+		prefix := c.protectedPrefix()
 		for _, k := range kids {
 			if strings.HasPrefix(k, prefix) {
 				c.node = k
@@ -484,11 +495,34 @@ func (c *Client) lost(now sim.LocalTime, out *sim.Outputs) {
 	if !c.suspended {
 		return
 	}
+	c.suspended = false
+	if c.state != lockHolding {
+		// An acquire in progress carries on under a new session (Curator's
+		// retry loop): a protected one looks for its node first.
+		out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it goes on acquiring %s under a new session",
+			c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
+		c.session, c.node, c.deleting = 0, "", ""
+		if c.cfg.Protected {
+			c.state = lockChecking
+		} else {
+			c.state, c.wantLock = lockIdle, c.lock
+		}
+		return
+	}
 	out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it gives up %s and will start a new session",
 		c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
-	c.suspended = false
 	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, ""
 	c.rejoin(out)
+}
+
+// protectedPrefix starts a protected node's name: the session's id, so that
+// only this session's node is found again, or (ProtectedGUID, CURATOR-604)
+// the acquire's, which a new session finds too.
+func (c *Client) protectedPrefix() string {
+	if c.cfg.ProtectedGUID {
+		return fmt.Sprintf("_c_%s-%d-lock-", c.env.Name, c.acquires)
+	}
+	return fmt.Sprintf("lock-%x-", c.session)
 }
 
 // rejoin: a LeaderLatch participant whose session is gone takes part again
