@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/protocols/zookeeper"
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
@@ -166,5 +167,57 @@ func TestPropertyLeaderLatchElectsOneLeader(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		s := simtest.Draw(t, servers, clientPartitions)
 		requireHolds(t, runWith(s, setup{client: zookeeper.ClientConfig{StopOnSuspend: true, Rejoin: true}}), s, "mutex-belief", "resource-safe", "grant-exclusive")
+	})
+}
+
+// adoptCase is the shape of CURATOR-604, its times drawn: c2 holds; c1's
+// create is answered into a one-way partition (the servers' messages to c1
+// are cut, c1's arrive), its connection goes SUSPENDED and LOST, and it goes
+// on under a new session once the partition heals; c3 queues; c2 releases.
+type adoptCase struct{ heal, c2Release, c3Start time.Duration }
+
+func drawAdopt(t *rapid.T) adoptCase {
+	return adoptCase{heal: ms(rapid.IntRange(4000, 8000).Draw(t, "heal_ms")),
+		c2Release: ms(rapid.IntRange(5000, 10000).Draw(t, "c2_release_ms")),
+		c3Start:   ms(rapid.IntRange(4000, 9000).Draw(t, "c3_start_ms"))}
+}
+
+// runAdopt runs the case on three servers (1 s ticks, 3 s sessions), every
+// client following Curator's connection advice, c1 protected by guid or by
+// session.
+func runAdopt(c adoptCase, guid bool) check.Report {
+	s := newStory(3, false)
+	s.client("c1", 0, zookeeper.ClientConfig{StopOnSuspend: true, Protected: true, ProtectedGUID: guid})
+	s.client("c2", 1, zookeeper.ClientConfig{StopOnSuspend: true})
+	s.client("c3", 2, zookeeper.ClientConfig{StopOnSuspend: true})
+	s.resource()
+	s.cmd(100*time.Millisecond, "c2", zookeeper.CmdAcquire, "L")
+	s.cmd(500*time.Millisecond, "c1", zookeeper.CmdAcquire, "L")
+	s.act(502*time.Millisecond, sim.Action{Kind: sim.ActPartition, A: s.servers, B: []sim.ProcID{s.procs["c1"]}, OneWay: true})
+	s.act(c.heal, sim.Action{Kind: sim.ActHeal})
+	s.cmd(c.c3Start, "c3", zookeeper.CmdAcquire, "L")
+	s.cmd(c.c2Release, "c2", zookeeper.CmdRelease, "L")
+	for _, p := range []string{"c1", "c3"} {
+		s.cmd(11*time.Second, p, "write", "db")
+		s.cmd(12*time.Second, p, "write", "db")
+	}
+	_, rep := s.run(14 * time.Second)
+	return rep
+}
+
+// CURATOR-604: random times around the story find a client that believes it
+// holds through the node of a session the ensemble then expires.
+func TestPropertyAdoptingTheOldSessionsNodeIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		c := drawAdopt(t)
+		reportViolated(t, runAdopt(c, true), c, "mutex-belief")
+	})
+}
+
+// Named after the session, a protected node is never adopted by a new one.
+func TestPropertyProtectedBySessionNeverAdopts(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		c := drawAdopt(t)
+		requireHolds(t, runAdopt(c, false), c, "mutex-belief", "resource-safe", "grant-exclusive")
 	})
 }
