@@ -1,12 +1,15 @@
 package scenarios_test
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // This file is the worked example of docs/architecture.md, "How to add a
@@ -211,6 +214,48 @@ func TestRegistryRefusesBadKinds(t *testing.T) {
 	} {
 		if _, err := scenarios.Builtins().With(tc.k); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: got %v, want an error saying %q", tc.k, err, tc.want)
+		}
+	}
+}
+
+// The code blocks of docs/architecture.md's "How to add a protocol" are this
+// file's doc: blocks, word for word and in order: the doc's code compiles and
+// runs (TestAKindRegisteredFromOutside).
+func TestArchitectureExampleIsThisCode(t *testing.T) {
+	doc, err := os.ReadFile("../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("example_kind_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(doc), "\n## How to add a protocol\n")
+	if !ok {
+		t.Fatal(`docs/architecture.md has no "## How to add a protocol"`)
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	var inDoc []string
+	for _, part := range strings.Split(sec, "```go\n")[1:] {
+		code, _, ok := strings.Cut(part, "\n```")
+		if !ok {
+			t.Fatal("an unclosed code block")
+		}
+		inDoc = append(inDoc, code)
+	}
+	var inCode []string
+	for _, m := range regexp.MustCompile(`(?ms)^// doc:begin (\w+)\n(.*?)\n// doc:end (\w+)$`).FindAllStringSubmatch(string(src), -1) {
+		if m[1] != m[3] {
+			t.Fatalf("doc block %s ends as %s", m[1], m[3])
+		}
+		inCode = append(inCode, strings.Trim(m[2], "\n"))
+	}
+	if len(inDoc) != len(inCode) || len(inCode) < 3 {
+		t.Fatalf("the doc has %d Go blocks, this file %d doc blocks", len(inDoc), len(inCode))
+	}
+	for i := range inDoc {
+		if inDoc[i] != inCode[i] {
+			t.Errorf("code block %d of the doc differs from this file's; first difference:\n%s", i+1, simtest.FirstDiff(inCode[i], inDoc[i]))
 		}
 	}
 }

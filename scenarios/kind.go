@@ -161,8 +161,16 @@ func (r *Registry) add(k Kind) error {
 // Kinds lists the registered kinds, in order.
 func (r *Registry) Kinds() []Kind { return slices.Clone(r.kinds) }
 
-// Lookup finds the kind declared as `decl NAME name`.
-func (r *Registry) Lookup(decl, name string) (*Kind, bool) {
+// Lookup finds the kind declared as `decl NAME name` (a copy: a registry
+// never changes).
+func (r *Registry) Lookup(decl, name string) (Kind, bool) {
+	if k, ok := r.lookup(decl, name); ok {
+		return *k, true
+	}
+	return Kind{}, false
+}
+
+func (r *Registry) lookup(decl, name string) (*Kind, bool) {
 	for i := range r.kinds {
 		if r.kinds[i].Decl == decl && r.kinds[i].Name == name {
 			return &r.kinds[i], true

@@ -33,6 +33,7 @@ func build2PCCoordinator(a *Args) func(sim.Env) sim.Process {
 	cfg.Timeout = a.Positive("timeout", cfg.Timeout, "")
 	cfg.LogDelay = a.Positive("log-delay", cfg.LogDelay, "")
 	cfg.Resend = a.Positive("resend", cfg.Resend, "")
+	cfg.Work = a.Dur("work", cfg.Work)
 	return twopc.NewCoordinator(cfg)
 }
 
@@ -42,6 +43,9 @@ func build2PCParticipant(a *Args) func(sim.Env) sim.Process {
 	cfg.Vote = !a.Switch("vote", !cfg.Vote, "yes", "no")
 	cfg.Timeout = a.Positive("timeout", cfg.Timeout, "")
 	cfg.Cooperative = a.Switch("termination", cfg.Cooperative, "wait", "cooperative")
+	// uncertain=abort: the mistake, a yes voter that aborts on its own at its timeout
+	cfg.AbortWhenUncertain = a.Switch("uncertain", cfg.AbortWhenUncertain, "wait", "abort")
+	cfg.VoteTimeout = a.Dur("vote-timeout", cfg.VoteTimeout)
 	peers, ok := a.OptPeers("peers", "2pc-participant")
 	cfg.Peers = peers
 	if !ok && a.Given("termination") && cfg.Cooperative && !a.Failed() {

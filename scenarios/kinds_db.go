@@ -10,14 +10,15 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-// Databases: a SQL database with a locks table, and its lock clients (insert,
-// lease, for-update, cas).
+// Databases: a SQL database with a locks table (one region, or regions of a
+// replicated table: peers=), and its lock clients (insert, lease, for-update,
+// cas, advisory).
 func dbKinds() []Kind {
 	return []Kind{
 		{Name: "db", Decl: DeclNode, Role: "db", Protocol: "db", Build: buildDBNode,
 			Background: "the answers to a client's keepalive pings"},
 		{Name: "db-lock", Decl: DeclClient, Role: RoleClient, Protocol: "db", Build: buildDBClient,
-			Background: "keepalive pings while a statement waits or a FOR UPDATE transaction is open",
+			Background: "keepalive pings while a statement waits, a FOR UPDATE transaction is open, or an advisory session holds its locks",
 			Verbs:      lockVerbs(acquireVerb("set the lease where the client is declared: ttl=10s (mode=lease)"), updateVerb)},
 	}
 }
@@ -32,6 +33,8 @@ func buildDBNode(a *Args) func(sim.Env) sim.Process {
 	cfg := dblock.DefaultNodeConfig()
 	cfg.LockWaitTimeout = a.Dur("lock-wait-timeout", cfg.LockWaitTimeout)
 	cfg.ConnTimeout = a.Positive("conn-timeout", cfg.ConnTimeout, "")
+	cfg.MaxLocks = int(a.Int("max-locks", int64(cfg.MaxLocks), 0, 1_000_000))
+	cfg.Peers, _ = a.OptPeers("peers", "db")
 	if text, ok := a.Value("rows", "NAME,..."); ok {
 		for _, r := range strings.Split(text, ",") {
 			if !nameRE.MatchString(r) {
@@ -45,7 +48,8 @@ func buildDBNode(a *Args) func(sim.Env) sim.Process {
 }
 
 // modeArgs says which client arguments belong to which mode, for clear errors.
-var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "compare": dblock.ModeCAS}
+var modeArgs = map[string]dblock.Mode{"ttl": dblock.ModeLease, "clock": dblock.ModeLease, "validity-timer": dblock.ModeLease,
+	"compare": dblock.ModeCAS, "release": dblock.ModeAdvisory}
 
 // retryPolicies are db-lock's retry= choices, as lockkit's backoffs.
 var retryPolicies = map[lockkit.Backoff]string{lockkit.Fixed: "fixed", lockkit.Uniform: "random", lockkit.Exponential: "exponential"}
@@ -59,6 +63,9 @@ func buildDBClient(a *Args) func(sim.Env) sim.Process {
 	cfg.Server = a.Ref("server", "db")
 	cfg.TTL = a.Dur("ttl", cfg.TTL)
 	cfg.ClientClock = a.Switch("clock", cfg.ClientClock, "db", "client")
+	cfg.NoValidity = !a.OnOff("validity-timer", !cfg.NoValidity)
+	// release=commit: the mistake, a session-level advisory lock "released" by COMMIT
+	cfg.CommitRelease = a.Switch("release", cfg.CommitRelease, "unlock", "commit")
 	cfg.Compare = !a.Switch("compare", !cfg.Compare, "version", "none")
 	cfg.Fencing = a.Switch("fencing", cfg.Fencing, "off", "sequence")
 	cfg.Hold = a.Dur("hold", cfg.Hold)
@@ -67,7 +74,7 @@ func buildDBClient(a *Args) func(sim.Env) sim.Process {
 	cfg.Retry = dbRetry(policy, delay,
 		a.Dur("retry-max", max(dblock.DefaultRetryMax, delay)), // the default cap never falls below the first delay
 		retryAttempts(a, cfg.Retry.Attempts))
-	for _, key := range []string{"ttl", "clock", "compare"} {
+	for _, key := range []string{"ttl", "clock", "validity-timer", "compare", "release"} {
 		if a.Given(key) && modeArgs[key] != mode && !a.Failed() {
 			a.Fail(key, key+"= is for mode="+modeArgs[key].String()+" clients, and this one is mode="+mode.String(),
 				"remove "+key+"=, or declare the client with mode="+modeArgs[key].String())
@@ -75,6 +82,10 @@ func buildDBClient(a *Args) func(sim.Env) sim.Process {
 	}
 	if a.Given("fencing") && mode == dblock.ModeCAS && cfg.Fencing && !a.Failed() {
 		a.Fail("fencing", "fencing=sequence needs a lock, and mode=cas takes none", "the version a cas client compares is its own fence: remove fencing=")
+	}
+	if a.Given("fencing") && mode == dblock.ModeAdvisory && cfg.Fencing && !a.Failed() {
+		a.Fail("fencing", "fencing=sequence takes the token with the lock's statement, and an advisory lock has none here",
+			"remove fencing=, or lock with mode=insert, lease or for-update")
 	}
 	atLeastMs(a, "ttl", cfg.TTL, "locked_until is kept in milliseconds: write ttl=10s")
 	// retry-max caps exponential backoff only: with a fixed or random delay it

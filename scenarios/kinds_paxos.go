@@ -31,7 +31,17 @@ var proposeVerb = Verb{Name: paxos.CmdPropose, Usage: "[VALUE]", Who: "a propose
 
 func buildPaxosAcceptor(a *Args) func(sim.Env) sim.Process {
 	cfg := paxos.DefaultAcceptorConfig()
-	cfg.Persist = !a.Switch("persistence", !cfg.Persist, "always", "none")
+	def := "always"
+	if !cfg.Persist {
+		def = "none"
+	}
+	// after-reply: the mistake, an acceptor that answers before it writes
+	persist := a.OneOf("persistence", def, "always", "none", "after-reply")
+	cfg.Persist, cfg.WriteAfterReply = persist != "none", persist == "after-reply"
+	cfg.WriteDelay = a.Positive("write-delay", cfg.WriteDelay, "")
+	if a.Given("write-delay") && persist != "after-reply" && !a.Failed() {
+		a.Fail("write-delay", "write-delay= is for persistence=after-reply", "remove write-delay=, or write persistence=after-reply")
+	}
 	cfg.Nack = a.OnOff("nack", cfg.Nack)
 	return paxos.NewAcceptor(cfg)
 }

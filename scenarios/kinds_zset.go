@@ -18,7 +18,7 @@ func zsetKinds() []Kind {
 
 // buildZsetClient reads `client NAME zset-lock server=NODE mode=mutex|bucket|state
 // [key=K] [retry=DUR] [attempts=N] [period=DUR] [hold=DUR] [reap-after=DUR]
-// [timeout=DUR]`. An argument that belongs to another mode is an error, not
+// [release=done|new] [timeout=DUR]`. An argument that belongs to another mode is an error, not
 // silently ignored.
 func buildZsetClient(a *Args) func(sim.Env) sim.Process {
 	cfg := zset.DefaultConfig()
@@ -31,8 +31,8 @@ func buildZsetClient(a *Args) func(sim.Env) sim.Process {
 		}
 		cfg.Mode = m
 	}
-	only := map[string]zset.Mode{"period": zset.ModeBucket, "reap-after": zset.ModeState}
-	for _, key := range []string{"period", "reap-after", "retry", "attempts"} {
+	only := map[string]zset.Mode{"period": zset.ModeBucket, "reap-after": zset.ModeState, "release": zset.ModeState}
+	for _, key := range []string{"period", "reap-after", "release", "retry", "attempts"} {
 		if !a.Given(key) || cfg.Mode == 0 {
 			continue
 		}
@@ -51,6 +51,8 @@ func buildZsetClient(a *Args) func(sim.Env) sim.Process {
 	cfg.Period = a.Positive("period", cfg.Period, "write period=1h, say")
 	cfg.Hold = a.Dur("hold", cfg.Hold)
 	cfg.ReapAfter = a.Dur("reap-after", cfg.ReapAfter)
+	// release=new: the mistake, a job released back to a state a claim takes again
+	cfg.ReleaseToNew = a.Switch("release", cfg.ReleaseToNew, "done", "new")
 	cfg.Timeout = a.Positive("timeout", cfg.Timeout, "a request unanswered this long has failed: write timeout=1s")
 	if !a.Given("period") && cfg.Mode == zset.ModeBucket {
 		a.Fail("period", "a bucket client needs period=", "period= is the bucket's length: write period=1h")

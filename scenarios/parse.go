@@ -488,7 +488,7 @@ func (p *parser) cmdDecl(ln line, a *Args, pos []token) error {
 		}
 		kindName = pos[1].text
 	}
-	k, ok := p.reg.Lookup(decl, kindName)
+	k, ok := p.reg.lookup(decl, kindName)
 	if !ok {
 		hint := decl + " kinds are: " + strings.Join(p.reg.names(decl), ", ")
 		if s := closest(kindName, p.reg.names(decl)); s != "" {

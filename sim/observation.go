@@ -58,6 +58,8 @@ const (
 	// its time bucket: Value is the bucket's number by the client's own clock
 	// (floor(wall / Window)) and Window the bucket's length, the period. The
 	// checker (once-per-bucket) judges the start's bucket in true time instead.
+	// Window 0 is a one-shot job's start (a state-transition lock): it should
+	// start at most once in the whole run.
 	ObsJobStart
 	// ObsBegin: Proc starts an agreement on Lock: a transaction among Value
 	// participants (2PC, 3PC; Text names them, comma-separated), or a proposal

@@ -305,6 +305,9 @@ func (t *Trace) ObsText(o *Observation) string {
 	case ObsAccepted:
 		return fmt.Sprintf("%s accepts %s under proposal %d for %s", t.Name(o.Proc), o.Grant, o.Token, o.Lock)
 	case ObsJobStart:
+		if o.Window <= 0 {
+			return fmt.Sprintf("%s starts job %s", who, o.Lock)
+		}
 		return fmt.Sprintf("%s starts job %s for bucket %d (period %s, by its clock)", who, o.Lock, o.Value,
 			FormatDuration(o.Window))
 	}

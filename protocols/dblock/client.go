@@ -16,9 +16,10 @@ const (
 	ModeLease                 // take a lease row whose locked_until has passed
 	ModeForUpdate             // SELECT ... FOR UPDATE in a transaction, COMMIT to unlock
 	ModeCAS                   // no lock: optimistic UPDATE ... WHERE version = v
+	ModeAdvisory              // a session-level advisory lock: pg_try_advisory_lock, pg_advisory_unlock (advisory.go)
 )
 
-var modeNames = [...]string{ModeInsert: "insert", ModeLease: "lease", ModeForUpdate: "for-update", ModeCAS: "cas"}
+var modeNames = [...]string{ModeInsert: "insert", ModeLease: "lease", ModeForUpdate: "for-update", ModeCAS: "cas", ModeAdvisory: "advisory"}
 
 func (m Mode) String() string { return modeNames[m] }
 
@@ -43,6 +44,19 @@ type ClientConfig struct {
 	// (sent with the statement) or the database's now().
 	TTL         time.Duration
 	ClientClock bool
+	// NoValidity (lease): the client sets no timer for its lease and goes on
+	// working, believing it holds the lock, until its work is done, however
+	// long that is: ShedLock's lockAtMostFor shorter than the task ("if the
+	// task takes longer than lockAtMostFor, the resulting behavior may be
+	// unpredictable (more than one process will effectively hold the lock)",
+	// ShedLock's README). The default stops at the lease's end.
+	NoValidity bool
+	// CommitRelease (advisory) is the mistake: the client "releases" its
+	// session-level advisory lock by ending its transaction (COMMIT), as if it
+	// were a transaction-level one. The lock stays with the session, which
+	// lives on, and the lock table grows with every key it locks (advisory.go).
+	// The default unlocks (pg_advisory_unlock).
+	CommitRelease bool
 	// CAS: compare the version (optimistic); false is a blind read-modify-write.
 	Compare bool
 	// Fencing takes a token from the database's sequence with each lock.
@@ -109,6 +123,7 @@ type Client struct {
 	belief    sim.Belief
 	ka        lockkit.Keepalive
 	dbLife    int64 // which incarnation of the database answers the keepalives (-1: none yet)
+	session   bool  // advisory: its session (the connection, kept open like a pool's) is open
 }
 
 // NewClient returns a constructor for a client with cfg.
@@ -178,7 +193,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 // answer lost, a server that restarted or one that rolled the transaction back
 // shows there.
 func (c *Client) inTxn() bool {
-	return c.st == trying || c.st == reading || c.st == updating || c.cfg.Mode == ModeForUpdate && c.st == holding
+	return c.session || c.st == trying || c.st == reading || c.st == updating || c.cfg.Mode == ModeForUpdate && c.st == holding
 }
 
 // ping keeps a transaction's connection alive and finds out when it is gone.
@@ -198,6 +213,8 @@ func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch {
 	case c.dbLife >= 0 && m.Num(argIncarnation) != c.dbLife:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" restarted", out)
+	case c.session: // a session holds its advisory locks whether or not a statement is pending
+		c.dbLife = m.Num(argIncarnation)
 	case m.Num(argOpen) == 0 && c.cfg.Mode == ModeForUpdate:
 		c.connectionLost(now, c.env.Names[c.cfg.Server]+" closed the connection", out)
 	case m.Num(argOpen) == 0: // an autocommit statement is answered at once: its answer was lost
@@ -211,7 +228,8 @@ func (c *Client) pong(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 // rolled it back). A holder no longer holds the row; a waiter's statement failed.
 func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs) {
 	c.ka.Stop(out)
-	c.reqID++ // whatever answer was awaited will not come on this connection
+	c.session = false // its advisory locks, if any, went with it
+	c.reqID++         // whatever answer was awaited will not come on this connection
 	if c.st == holding {
 		out.Observe(sim.Note(c.env.ID, "%s: connection lost (%s): its transaction, and the row lock, are gone", c.env.Name, why))
 		c.belief.End(out, c.env.ID, "connection lost")
@@ -266,6 +284,9 @@ func (c *Client) attempt(now sim.LocalTime, out *sim.Outputs) {
 	case ModeCAS:
 		s = &Stmt{Kind: StRead, Row: c.lock}
 		c.st = reading
+	case ModeAdvisory:
+		s.Kind, s.Fence = StAdvLock, false
+		c.session = true
 	}
 	c.send(s, out)
 }
@@ -275,7 +296,7 @@ func (c *Client) send(s *Stmt, out *sim.Outputs) {
 	m := s.Message()
 	m.ID = c.reqID
 	out.Send(c.cfg.Server, m)
-	if s.Kind != StCommit && s.Kind != StDelete && s.Kind != StUnlease {
+	if s.Kind != StCommit && s.Kind != StDelete && s.Kind != StUnlease && s.Kind != StAdvUnlock {
 		c.ka.Start(out) // the statement awaits its answer: keep the connection alive meanwhile
 	}
 	if c.cfg.Timeout > 0 {
@@ -290,6 +311,8 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		switch {
 		case m.Op != RepError && m.Num(ArgRows) == 1:
 			c.hold(now, m.Num(ArgFence), out)
+		case c.cfg.Mode == ModeAdvisory && m.Op != RepError:
+			c.fail(now, "pg_try_advisory_lock returned false: another session holds "+c.lock, out)
 		case m.Op == OpSelect && m.Num(ArgRows) == 0: // FOR UPDATE found no row: nothing to lock, ever
 			out.Observe(sim.Note(c.env.ID, "%s: row %s does not exist, so FOR UPDATE locked nothing; it gives up", c.env.Name, c.lock))
 			c.tries.GiveUp(out)
@@ -311,7 +334,7 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.version = m.Num(ArgVersion)
 		c.st = updating
-		c.send(&Stmt{Kind: StCAS, Row: c.lock, Version: m.Num(ArgVersion), Value: m.Num(ArgValue) + 1, Compare: c.cfg.Compare}, out)
+		c.send(&Stmt{Kind: StCAS, Row: c.lock, Owner: c.grant, Version: m.Num(ArgVersion), Value: m.Num(ArgValue) + 1, Compare: c.cfg.Compare}, out)
 	case updating:
 		if m.Op == RepError {
 			out.Observe(sim.Note(c.env.ID, "%s: %s; update abandoned", c.env.Name, m.Value))
@@ -353,7 +376,9 @@ func (c *Client) hold(now sim.LocalTime, token int64, out *sim.Outputs) {
 	if c.cfg.Mode == ModeLease {
 		// The lease is the client's for TTL from when it asked, by its own clock.
 		window = c.cfg.TTL - (now.Mono - c.sentMono)
-		out.SetTimer(timerValidity, window)
+		if !c.cfg.NoValidity {
+			out.SetTimer(timerValidity, window)
+		}
 	}
 	c.belief.Start(out, c.env.ID, c.lock, c.grant, window, token, c.cfg.Fencing)
 	if c.cfg.Hold > 0 {
@@ -385,11 +410,18 @@ func (c *Client) release(lock string, out *sim.Outputs) {
 		s.Kind = StUnlease
 	case ModeForUpdate:
 		s.Kind = StCommit // also ends a transaction still blocked: its wait is rolled back
+	case ModeAdvisory:
+		s.Kind = StAdvUnlock
+		if c.cfg.CommitRelease { // the mistake: COMMIT leaves a session-level lock held
+			s.Kind = StCommit
+		}
 	}
 	// It does not wait for the answer: the unlock is on its way, and the client
 	// may acquire again.
 	c.st = idle
-	c.ka.Stop(out)
+	if !c.session {
+		c.ka.Stop(out)
+	}
 	c.send(s, out)
 	out.CancelTimer(timerTimeout)
 }

@@ -25,6 +25,14 @@ type NodeConfig struct {
 	// from (a statement or a keepalive) for this long is taken for gone, and its
 	// transaction is rolled back (default 3 s).
 	ConnTimeout time.Duration
+	// Peers are the other regions of a table replicated across regions
+	// (regions.go): each committed optimistic update is shipped to them, and
+	// conflicts are settled by last writer wins. None: one region.
+	Peers []sim.ProcID
+	// MaxLocks is the capacity of the shared lock table that advisory locks
+	// take (advisory.go): PostgreSQL's max_locks_per_transaction *
+	// (max_connections + max_prepared_transactions). 0: unlimited.
+	MaxLocks int
 }
 
 // row is one row of the locks table: name (the primary key), owner, locked_until,
@@ -37,6 +45,11 @@ type row struct {
 	Until   int64      // locked_until in ms, on the clock that wrote it
 	Version int64
 	Value   int64
+	// Stamp and Region: the wall-clock time (ms) and the region of the write
+	// that produced the row, by which last writer wins settles a conflict
+	// between regions (set only when the table has Peers).
+	Stamp  int64
+	Region sim.ProcID
 }
 
 func (r *row) String() string {
@@ -87,6 +100,7 @@ type Node struct {
 	expired   map[string]string // lease rows whose lapse was reported: row -> grant
 	lapse     map[sim.TimerID]string
 	nextLapse sim.TimerID
+	adv       map[string]*advLock // advisory locks by key
 }
 
 // timerConns checks the connections; lock wait timers count up from 1.
@@ -124,7 +138,8 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 			cfg.ConnTimeout = 3 * time.Second
 		}
 		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, held: map[sim.ProcID]string{},
-			heard: map[sim.ProcID]time.Duration{}, expired: map[string]string{}, lapse: map[sim.TimerID]string{}, nextLapse: timerConns}
+			heard: map[sim.ProcID]time.Duration{}, expired: map[string]string{}, lapse: map[sim.TimerID]string{}, nextLapse: timerConns,
+			adv: map[string]*advLock{}}
 		for _, r := range cfg.Rows {
 			n.rows[r] = &row{Owner: sim.NoProc, Version: 1}
 		}
@@ -154,6 +169,10 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			n.lockTimeout(in.Timer, out)
 		}
 	case sim.InMessage:
+		if in.Msg.Op == OpRepl {
+			n.applyRepl(in.Msg, out)
+			return
+		}
 		n.heard[in.From] = now.Mono
 		if in.Msg.Op == OpPing {
 			var open int64
@@ -232,10 +251,11 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 		reply(rows(OpUpdate, "1", 1, 0, false))
 	case StForUpdate:
 		n.forUpdate(from, id, s, out)
-		if !n.checking {
-			n.checking = true
-			out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
-		}
+		n.watchConns(out)
+	case StAdvLock:
+		n.advisoryLock(from, s, reply, out)
+	case StAdvUnlock:
+		n.advisoryUnlock(from, s, reply, out)
 	case StCommit:
 		n.endTxn(from, sim.ReasonReleased, "", out)
 		reply(sim.Message{Op: OpCommit})
@@ -246,7 +266,15 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 		}
 		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value)}.Carrying(ArgVersion, r.Version).Carrying(ArgValue, r.Value))
 	case StCAS:
-		n.update(s, r, reply, out)
+		n.update(now, from, s, r, reply, out)
+	}
+}
+
+// watchConns arms the connection check: a transaction or a session is open.
+func (n *Node) watchConns(out *sim.Outputs) {
+	if !n.checking {
+		n.checking = true
+		out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
 	}
 }
 
@@ -263,7 +291,7 @@ func rows(tag, count string, n, token int64, fenced bool) sim.Message {
 
 // update is the optimistic UPDATE: it changes the row only if the version is
 // still the one the client read (or blindly, without the comparison).
-func (n *Node) update(s *Stmt, r *row, reply func(sim.Message), out *sim.Outputs) {
+func (n *Node) update(now sim.LocalTime, from sim.ProcID, s *Stmt, r *row, reply func(sim.Message), out *sim.Outputs) {
 	if r == nil {
 		reply(rows(OpUpdate, "0", 0, 0, false))
 		return
@@ -275,7 +303,13 @@ func (n *Node) update(s *Stmt, r *row, reply func(sim.Message), out *sim.Outputs
 	}
 	nr := *r
 	nr.Value, nr.Version = s.Value, s.Version+1 // a blind update writes the version it read, plus one
+	if len(n.cfg.Peers) > 0 {
+		n.stamp(now, &nr)
+	}
 	n.commit(s.Row, &nr, false, out)
+	if len(n.cfg.Peers) > 0 {
+		n.replicate(s.Row, &nr, from, s.Owner, out)
+	}
 	out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "updates", Value: 1})
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: sim.NoProc, By: sim.NoProc, Name: "value_" + s.Row, Value: nr.Value})
 	reply(rows(OpUpdate, "1", 1, 0, false))

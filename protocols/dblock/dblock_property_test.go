@@ -168,7 +168,8 @@ func TestPropertyBlindUpdatesLoseUpdates(t *testing.T) {
 
 // leaseRun runs lease-row clients whose wall clocks are off by up to an hour
 // either way, with "now" from the database or from each client.
-func leaseRun(t *rapid.T, clientClock bool) (check.Report, string) {
+// noValidity: the clients set no timer for their leases (validity-timer=off).
+func leaseRun(t *rapid.T, clientClock, noValidity bool) (check.Report, string) {
 	s := simtest.Draw(t, []string{"sql"}, simtest.Menu{}) // clock skew is the fault here
 	ttl := time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second
 	clocks := make([]sim.Clock, s.Clients)
@@ -177,7 +178,7 @@ func leaseRun(t *rapid.T, clientClock bool) (check.Report, string) {
 	}
 	rt := retry(t)
 	w, clients := newWorld(s.Seed, 0, clocks, func(int) dblock.ClientConfig {
-		return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: ttl, ClientClock: clientClock, Retry: rt}
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: ttl, ClientClock: clientClock, NoValidity: noValidity, Retry: rt}
 	})
 	s.Apply(w, clients, nil)
 	var offs []time.Duration
@@ -189,10 +190,12 @@ func leaseRun(t *rapid.T, clientClock bool) (check.Report, string) {
 
 // Lease rows decided by the database's clock never overlap, whatever the
 // clients' clocks say: neither two grants nor two beliefs (each client counts
-// its lease from before it asked, on its own monotonic clock).
+// its lease from before it asked, on its own monotonic clock). The holds (0.5
+// to 5 s) are often longer than the lease (1 to 5 s): a client with a validity
+// timer stops at its lease's end (db-lease-stops-at-lease-end).
 func TestPropertyLeaseOnDatabaseTimeNeverOverlaps(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		rep, desc := leaseRun(t, false)
+		rep, desc := leaseRun(t, false, false)
 		for _, inv := range []string{"grant-exclusive", "mutex-belief"} {
 			if v := violations(rep, inv); len(v) > 0 {
 				t.Fatalf("%s violated at %s: %s\n%s", inv, v[0].At, v[0].Detail, desc)
@@ -205,9 +208,22 @@ func TestPropertyLeaseOnDatabaseTimeNeverOverlaps(t *testing.T) {
 // (db-lease-client-clock).
 func TestPropertyLeaseOnClientTimeOverlapsUnderSkew(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		rep, desc := leaseRun(t, true)
+		rep, desc := leaseRun(t, true, false)
 		if v := violations(rep, "grant-exclusive"); len(v) > 0 {
 			t.Fatalf("grant-exclusive violated at %s: %s\n%s", v[0].At, v[0].Detail, desc)
+		}
+	})
+}
+
+// A client that sets no timer for its lease and works on past it (ShedLock's
+// lockAtMostFor shorter than the task: "more than one process will effectively
+// hold the lock", ShedLock's README) is found by random holds and TTLs, with
+// every clock true: db-lease-task-outlives-lease.
+func TestPropertyLeaseWithoutValidityTimerOverlaps(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		rep, desc := leaseRun(t, false, true)
+		if v := violations(rep, "mutex-belief"); len(v) > 0 {
+			t.Fatalf("mutex-belief violated at %s: %s\n%s", v[0].At, v[0].Detail, desc)
 		}
 	})
 }

@@ -151,3 +151,29 @@ func TestAPingCountsAsLostAfterTwoUnansweredPeriods(t *testing.T) {
 		t.Fatalf("first unanswered ping at %s, connection lost at %s; want two keepalive periods (2s) between", firstPing, lost)
 	}
 }
+
+// ShedLock's lockAtMostFor shorter than the task, told with other timings than
+// the catalogue's db-lease-task-outlives-lease: a 3 s lease, a 5 s task, and
+// c2 polling every 250 ms from 500 ms. Without a validity timer, c2 takes the
+// lapsed lease at about 3 s while c1 works on until 5 s; with it, c1 stops at
+// its lease's end and the beliefs never overlap. Source: ShedLock's README,
+// lockAtMostFor ("more than one process will effectively hold the lock").
+func TestLeaseOutlivedByItsTaskHasTwoHolders(t *testing.T) {
+	for _, tc := range []struct {
+		noValidity bool
+		want       string
+	}{{true, "violated"}, {false, "holds"}} {
+		w, cs := newWorld(1, 0, make([]sim.Clock, 2), func(i int) dblock.ClientConfig {
+			return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: 3 * time.Second, NoValidity: tc.noValidity,
+				Hold: 5 * time.Second, Retry: fixed(250 * time.Millisecond)}
+		})
+		cmd(w, 0, cs[0], dblock.CmdAcquire)
+		cmd(w, 500*time.Millisecond, cs[1], dblock.CmdAcquire)
+		rep := check.Check(w.Run(), check.Options{})
+		for inv, want := range map[string]string{"mutex-belief": tc.want, "grant-exclusive": "holds"} {
+			if r, _ := rep.Result(inv); r.Status() != want {
+				t.Errorf("validity timer off=%v: %s %s, want %s (%v)", tc.noValidity, inv, r.Status(), want, r.Violations)
+			}
+		}
+	}
+}

@@ -119,7 +119,7 @@ func (n *Node) endTxn(client sim.ProcID, reason, text string, out *sim.Outputs) 
 // inTxn reports whether the client has a transaction here: a row lock, or a
 // statement waiting for one.
 func (n *Node) inTxn(client sim.ProcID) bool {
-	if _, ok := n.held[client]; ok {
+	if _, ok := n.held[client]; ok || n.inSession(client) {
 		return true
 	}
 	for _, l := range n.locks {
@@ -141,6 +141,9 @@ func (n *Node) checkConns(now sim.LocalTime, out *sim.Outputs) {
 	for c := range n.held {
 		clients = append(clients, c)
 	}
+	for _, l := range n.adv {
+		clients = append(clients, l.holder)
+	}
 	for _, l := range n.locks {
 		for _, w := range l.waiters {
 			clients = append(clients, w.client)
@@ -152,9 +155,10 @@ func (n *Node) checkConns(now sim.LocalTime, out *sim.Outputs) {
 			out.Observe(sim.Note(n.env.ID, "%s has not heard from %s for %s: it closes the connection and rolls back its transaction",
 				n.env.Name, n.env.Names[c], sim.FormatDuration(n.cfg.ConnTimeout)))
 			n.endTxn(c, sim.ReasonExpired, "connection lost: its transaction was rolled back", out)
+			n.endSession(c, out)
 		}
 	}
-	n.checking = len(n.held) > 0 || n.anyWaiting()
+	n.checking = len(n.held) > 0 || n.anyWaiting() || len(n.adv) > 0
 	if n.checking {
 		out.SetTimer(timerConns, n.cfg.ConnTimeout/3)
 	}

@@ -39,6 +39,8 @@ const (
 	StCommit                        // COMMIT: release the row lock
 	StRead                          // SELECT version, value
 	StCAS                           // UPDATE ... SET value, version WHERE version = v
+	StAdvLock                       // SELECT pg_try_advisory_lock(hashtext(row)): a session-level advisory lock
+	StAdvUnlock                     // SELECT pg_advisory_unlock(hashtext(row))
 )
 
 // FOR UPDATE's ways of meeting a row another transaction has locked.
@@ -79,7 +81,7 @@ func (s *Stmt) op() string {
 		return OpDelete
 	case StUnlease, StCAS:
 		return OpUpdate
-	case StForUpdate, StRead:
+	case StForUpdate, StRead, StAdvLock, StAdvUnlock:
 		return OpSelect
 	case StCommit:
 		return OpCommit
@@ -145,6 +147,10 @@ func (s *Stmt) sql() string {
 		return "COMMIT"
 	case StRead:
 		return fmt.Sprintf("SELECT version, value FROM locks WHERE name='%s'", s.Row)
+	case StAdvLock:
+		return fmt.Sprintf("SELECT pg_try_advisory_lock(hashtext('%s'))", s.Row)
+	case StAdvUnlock:
+		return fmt.Sprintf("SELECT pg_advisory_unlock(hashtext('%s'))", s.Row)
 	case StCAS:
 		if !s.Compare {
 			return fmt.Sprintf("UPDATE locks SET value=%d, version=%d WHERE name='%s'", s.Value, s.Version+1, s.Row)

@@ -208,7 +208,7 @@ func (r *raft) saveHardState(out *sim.Outputs) {
 
 // saveEntries logs entries durably: Raft acknowledges only what is on disk.
 func (r *raft) saveEntries(after int64, es []entry, out *sim.Outputs) {
-	out.Write(sim.Message{Op: recEntries, Body: entries(slices.Clone(es))}.With(argAfter, after))
+	out.Write(sim.Message{Op: recEntries, Body: entries(es)}.With(argAfter, after)) // Write copies them (entries.Clone)
 	out.Fsync()
 }
 
@@ -368,7 +368,7 @@ func (r *raft) sendApp(i int, out *sim.Outputs) {
 	prev := min(r.next[i]-1, r.lastIndex())
 	es := r.log[prev+1 : min(prev+1+maxBatch, int64(len(r.log)))]
 	m := sim.Message{Op: opApp, Body: &appMsg{Term: r.term, Prev: prev, PrevTerm: r.log[prev].Term,
-		Commit: r.commit, Entries: slices.Clone(es)}}
+		Commit: r.commit, Entries: es}} // Send copies them (appMsg.Clone)
 	if len(es) == 0 {
 		m = m.InBackground() // only "alive, committed up to": etcd's MsgHeartbeat
 	}

@@ -2,6 +2,7 @@ package paxos
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/locksim/locksim/sim"
 )
@@ -11,9 +12,21 @@ type AcceptorConfig struct {
 	// Persist forces the promise and the acceptance to disk before answering;
 	// without it a restart forgets both.
 	Persist bool
+	// WriteAfterReply (with Persist) answers first and writes the promise and
+	// the acceptance to disk WriteDelay later, in a step of its own: the
+	// mistake Paxos Made Simple rules out ("an acceptor ... must remember this
+	// information even if it fails and then restarts", so it records before it
+	// answers; Paxos Made Live, section 4: the promise is logged before the
+	// reply). A crash between the reply and the write forgets what the reply
+	// promised.
+	WriteAfterReply bool
+	WriteDelay      time.Duration // default 5 ms
 	// Nack answers a proposal it ignores with the number it has promised.
 	Nack bool
 }
+
+// timerWrite: the state's write, due after a reply (WriteAfterReply).
+const timerWrite sim.TimerID = 1
 
 const recState = "STATE"
 
@@ -35,10 +48,14 @@ type Acceptor struct {
 	promised int64
 	accN     int64
 	accV     string
+	writing  bool // WriteAfterReply: a write of the state is due
 }
 
 // NewAcceptor returns a constructor for an acceptor with cfg.
 func NewAcceptor(cfg AcceptorConfig) func(sim.Env) sim.Process {
+	if cfg.WriteDelay == 0 {
+		cfg.WriteDelay = 5 * time.Millisecond
+	}
 	return func(env sim.Env) sim.Process { return &Acceptor{env: env, cfg: cfg} }
 }
 
@@ -54,6 +71,11 @@ func (a *Acceptor) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		}
 	case sim.InMessage:
 		a.message(in.From, in.Msg, out)
+	case sim.InTimer:
+		if in.Timer == timerWrite && a.writing {
+			a.writing = false
+			a.write(out)
+		}
 	}
 }
 
@@ -99,13 +121,30 @@ func (a *Acceptor) nack(to sim.ProcID, n int64, out *sim.Outputs) {
 	}
 }
 
+// persist records the state before the reply goes out (the reply is sent in
+// the same step, after it); with WriteAfterReply the write is only scheduled,
+// and the reply goes out first.
 func (a *Acceptor) persist(out *sim.Outputs) {
-	if a.cfg.Persist {
-		out.Write(sim.Message{Op: recState, Value: a.accV}.
-			Carrying(argStatePromised, a.promised).Carrying(argStateAccepted, a.accN))
-		out.Fsync()
+	switch {
+	case !a.cfg.Persist:
+	case a.cfg.WriteAfterReply:
+		if !a.writing {
+			a.writing = true
+			out.SetTimer(timerWrite, a.cfg.WriteDelay)
+		}
+	default:
+		a.write(out)
 	}
 }
+
+func (a *Acceptor) write(out *sim.Outputs) {
+	out.Write(sim.Message{Op: recState, Value: a.accV}.
+		Carrying(argStatePromised, a.promised).Carrying(argStateAccepted, a.accN))
+	out.Fsync()
+}
+
+// TimerName names the acceptor's timer for the log.
+func (a *Acceptor) TimerName(sim.TimerID) string { return "write to disk" }
 
 // Describe is the acceptor's memory.
 func (a *Acceptor) Describe() string {

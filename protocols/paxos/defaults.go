@@ -6,9 +6,11 @@ import (
 	"github.com/locksim/locksim/protocols/lockkit"
 )
 
-// DefaultAcceptorConfig persists its promises and acceptances and ignores, in
-// silence, what it will not answer.
-func DefaultAcceptorConfig() AcceptorConfig { return AcceptorConfig{Persist: true} }
+// DefaultAcceptorConfig persists its promises and acceptances (before it
+// answers) and ignores, in silence, what it will not answer.
+func DefaultAcceptorConfig() AcceptorConfig {
+	return AcceptorConfig{Persist: true, WriteDelay: 5 * time.Millisecond}
+}
 
 // DefaultBackoff is the proposer's wait between rounds: uniform in [0, 2B).
 const DefaultBackoff = 50 * time.Millisecond

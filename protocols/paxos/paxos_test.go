@@ -26,10 +26,15 @@ import (
 // world: acceptors a1..a3 (ProcIDs 0-2), proposers p1..pN (3..) with values A,
 // B, C, ...
 func world(seed uint64, persist bool, proposers int, link sim.Link, cfg paxos.ProposerConfig) (*sim.World, []sim.ProcID) {
+	return worldWith(seed, paxos.AcceptorConfig{Persist: persist}, proposers, link, cfg)
+}
+
+// worldWith is world with the acceptors' configuration given.
+func worldWith(seed uint64, acfg paxos.AcceptorConfig, proposers int, link sim.Link, cfg paxos.ProposerConfig) (*sim.World, []sim.ProcID) {
 	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 20 * time.Second, MaxQueue: 20_000}})
 	acc := []sim.ProcID{0, 1, 2}
 	for i := range acc {
-		w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(paxos.AcceptorConfig{Persist: persist}))
+		w.AddProcess(fmt.Sprintf("a%d", i+1), sim.RoleAcceptor, sim.Clock{}, paxos.NewAcceptor(acfg))
 	}
 	var ps []sim.ProcID
 	for i := range proposers {
@@ -207,22 +212,70 @@ func TestPropertyOneValueChosenWithPersistentAcceptors(t *testing.T) {
 // Acceptors that forget (persistence none): random crashes and restarts find
 // two values chosen.
 func TestPropertyAmnesiaFindsTwoValues(t *testing.T) {
+	forgetfulFindsTwoValues(t, paxos.AcceptorConfig{})
+}
+
+// Acceptors that answer before they write (persistence=after-reply, the write
+// 5 ms after the reply): random crashes find the one that falls between a
+// reply and its write, and two values chosen (Paxos Made Simple, end of
+// section 2.3; Paxos Made Live, section 4). The same schedules with the write
+// before the reply are TestPropertyOneValueChosenWithPersistentAcceptors.
+func TestPropertyWriteAfterReplyFindsTwoValues(t *testing.T) {
+	forgetfulFindsTwoValues(t, paxos.AcceptorConfig{Persist: true, WriteAfterReply: true})
+}
+
+func forgetfulFindsTwoValues(t *testing.T, acfg paxos.AcceptorConfig) {
 	simtest.Find(t, func(t *rapid.T) {
-		seed := rapid.Uint64().Draw(t, "seed")
-		w, ps := world(seed, false, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
-			paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
-		propose(w, 0, ps[0])
-		at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
-		propose(w, at, ps[1])
-		var restarts fault.Schedule // an acceptor crashes and restarts at once, forgetting
-		for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-			restarts = append(restarts, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 2).Draw(t, "acceptor")],
-				At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond})
-		}
-		restarts.Apply(w, nil)
-		w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
-		if r := result(w.Run(), "one-value-chosen"); len(r.Violations) > 0 {
-			t.Fatalf("seed %d, p2 proposes at %s; %s: %s", seed, at, restarts, r.Violations[0].Detail)
+		if r, desc := forgetfulRun(t, acfg); len(r.Violations) > 0 {
+			t.Fatalf("%s: %s", desc, r.Violations[0].Detail)
 		}
 	})
+}
+
+// forgetfulRun: p1 proposes at 0, p2 at a random moment, over a lossy
+// jittery network, while 1 to 3 acceptors crash and restart at once.
+func forgetfulRun(t *rapid.T, acfg paxos.AcceptorConfig) (check.Result, string) {
+	seed := rapid.Uint64().Draw(t, "seed")
+	w, ps := worldWith(seed, acfg, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
+		paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
+	propose(w, 0, ps[0])
+	at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
+	propose(w, at, ps[1])
+	var restarts fault.Schedule // an acceptor crashes and restarts at once
+	for range rapid.IntRange(1, 3).Draw(t, "restarts") {
+		restarts = append(restarts, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 2).Draw(t, "acceptor")],
+			At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond})
+	}
+	restarts.Apply(w, nil)
+	w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	return result(w.Run(), "one-value-chosen"), fmt.Sprintf("seed %d, p2 proposes at %s; %s", seed, at, restarts)
+}
+
+// The story of paxos-acceptor-writes-after-reply told another way: a1 is the
+// acceptor both proposers reach, its write is 10 ms behind its replies, and it
+// crashes 2 ms after its ACCEPTED and comes back 300 ms later (not a restart
+// on the spot). With the write after the reply, two values are chosen; with
+// the write first, a1 reports A to p2, and A alone is chosen.
+func TestCrashBetweenReplyAndWriteForgetsAnAcceptance(t *testing.T) {
+	for _, tc := range []struct {
+		after bool
+		want  string
+	}{{true, "violated"}, {false, "holds"}} {
+		w, ps := worldWith(1, paxos.AcceptorConfig{Persist: true, WriteAfterReply: tc.after, WriteDelay: 10 * time.Millisecond}, 2,
+			sim.Link{Delay: time.Millisecond}, paxos.ProposerConfig{Retry: randomBackoff(50 * time.Millisecond)})
+		cut := func(a, b sim.ProcID) {
+			w.Network().SetLink(a, b, sim.Link{Loss: 1})
+			w.Network().SetLink(b, a, sim.Link{Loss: 1})
+		}
+		cut(ps[0], 2) // p1 reaches a1 and a2
+		cut(ps[1], 1) // p2 reaches a1 and a3
+		propose(w, 50*time.Millisecond, ps[0])
+		w.Schedule(sim.Time(55*time.Millisecond), sim.Action{Kind: sim.ActCrash, Proc: 0}) // ACCEPTED at 53 ms
+		w.Schedule(sim.Time(355*time.Millisecond), sim.Action{Kind: sim.ActRestart, Proc: 0})
+		propose(w, 600*time.Millisecond, ps[1])
+		w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+		if r := result(w.Run(), "one-value-chosen"); r.Status() != tc.want {
+			t.Errorf("write after reply=%v: one-value-chosen %s, want %s (%v)", tc.after, r.Status(), tc.want, r.Violations)
+		}
+	}
 }

@@ -184,7 +184,8 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 	}
 	switch m.Op {
 	case OpZAdd:
-		return n.zadd(from, k, m.Opts, out)
+		_, claim := m.Body.(JobClaim)
+		return n.zadd(from, k, m.Opts, claim, out)
 	case OpZScore:
 		return n.zscore(k, m.Opts)
 	case OpSet:

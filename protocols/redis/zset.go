@@ -32,8 +32,14 @@ import (
 // where a member's score 0 means released and 1 acquired, and the flip is a
 // ZADD XX CH. Like SET NX for string keys, a ZADD XX that moves a member from 0
 // to 1 is reported as a grant of the member (the lock) to the caller, and any
-// later change of that member, or the deletion of its key, ends the grant. Other
-// sorted-set writes (a time bucket's ZADD GT, a job's state) grant nothing.
+// later change of that member, or the deletion of its key, ends the grant. The
+// state-transition lock's claim is the other encoding the node reports: a ZADD
+// that its client marks as a JobClaim and that moves a member from below 1 (new
+// 0, failed -1, or absent) to 1 (in progress) grants the job to the caller,
+// until the member changes again (done, a release, a reaper's reset). The mark
+// is the client telling the node which encoding it uses: the same ZADD GT CH 1
+// is a time bucket's claim for bucket 1, which grants nothing. Other
+// sorted-set writes (a time bucket's ZADD GT) grant nothing.
 //
 // The model keeps sorted-set keys and string keys apart: a string command other
 // than DEL, SET (which replaces it) and SETNX on a sorted-set key (and ZADD or
@@ -78,7 +84,7 @@ func parseScore(s string) (float64, bool) {
 
 // zadd runs ZADD key [NX|XX] [GT|LT] [CH] score member [score member ...], its
 // checks in the order Redis makes them (t_zset.c, zaddGenericCommand).
-func (n *Node) zadd(from sim.ProcID, k, opts string, out *sim.Outputs) sim.Message {
+func (n *Node) zadd(from sim.ProcID, k, opts string, claim bool, out *sim.Outputs) sim.Message {
 	words := strings.Fields(opts)
 	var nx, xx, gt, lt, ch, incr bool
 	i := 0
@@ -144,12 +150,16 @@ flags:
 			continue
 		case !exists:
 			added++
-			n.zset(k, member, zmember{score: score, owner: from}, out)
+			m := zmember{score: score, owner: from, granted: claim && score == 1}
+			if m.granted {
+				n.reportGrant(from, k, member, out)
+			}
+			n.zset(k, member, m, out)
 		case lt && score >= cur.score, gt && score <= cur.score:
 			continue
 		case score != cur.score:
 			changed++
-			n.zupdate(from, k, member, cur, score, xx, out)
+			n.zupdate(from, k, member, cur, score, xx && cur.score == 0 || claim && cur.score < 1, out)
 		}
 		processed++
 		last = score
@@ -168,22 +178,32 @@ flags:
 	return intReply(added)
 }
 
-// zupdate changes an existing member's score, and reports the mutex encoding's
-// grants: XX from 0 to 1 grants the member to the caller; any change of a
-// granted member ends its grant.
-func (n *Node) zupdate(from sim.ProcID, k, member string, cur zmember, score float64, xx bool, out *sim.Outputs) {
+// zupdate changes an existing member's score, and reports the lock encodings'
+// grants: XX from 0 to 1 (the mutex's flip), or a job's claim from below 1 to
+// 1, grants the member to the caller (grants says the write may); any change
+// of a granted member ends its grant.
+func (n *Node) zupdate(from sim.ProcID, k, member string, cur zmember, score float64, grants bool, out *sim.Outputs) {
 	m := zmember{score: score, owner: from}
 	if cur.granted {
 		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: cur.owner, By: from,
 			Lock: member, Grant: zgrant(k), Reason: ownerReason(from, entry{owner: cur.owner})})
 	}
-	if xx && cur.score == 0 && score == 1 {
+	if grants && score == 1 {
 		m.granted = true
-		out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: from, By: sim.NoProc,
-			Lock: member, Grant: zgrant(k)})
+		n.reportGrant(from, k, member, out)
 	}
 	n.zset(k, member, m, out)
 }
+
+func (n *Node) reportGrant(client sim.ProcID, k, member string, out *sim.Outputs) {
+	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: client, By: sim.NoProc,
+		Lock: member, Grant: zgrant(k)})
+}
+
+// JobClaim marks a ZADD as the state-transition lock's claim of a job (the
+// message's Body), so that the node reports a claim that moves the job to in
+// progress (1) as a grant.
+type JobClaim struct{}
 
 // zgrant names a sorted-set mutex grant in observations: the member at score 1
 // in key k.

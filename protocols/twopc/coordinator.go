@@ -19,12 +19,18 @@ type CoordinatorConfig struct {
 	// Resend: the decision goes again to participants that have not acknowledged
 	// it (default 1 s).
 	Resend time.Duration
+	// Work, when set, runs the transaction's work before the vote: the
+	// coordinator sends each participant WORK, and PREPARE only this long
+	// after (default 0: PREPARE at once). A participant learns of the
+	// transaction from WORK, and may time out waiting for the vote request.
+	Work time.Duration
 }
 
 const (
 	timerVotes sim.TimerID = iota + 1
 	timerLogged
 	timerResend
+	timerWork
 )
 
 type coPhase uint8
@@ -35,9 +41,10 @@ const (
 	coLogging // the decision is being forced to disk
 	coDecided
 	coDone
+	coWorking // the transaction's work, before the vote (Work)
 )
 
-var coPhaseNames = [...]string{"idle", "collecting votes", "logging its decision", "decided", "done"}
+var coPhaseNames = [...]string{"idle", "collecting votes", "logging its decision", "decided", "done", "running the work"}
 
 // Coordinator runs one transaction at a time.
 type Coordinator struct {
@@ -86,6 +93,10 @@ func (c *Coordinator) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.logged(out)
 		case timerResend:
 			c.sendDecision(out)
+		case timerWork:
+			if c.phase == coWorking {
+				c.prepare(out)
+			}
 		}
 	case sim.InMessage:
 		if slices.Contains(c.cfg.Participants, in.From) {
@@ -105,8 +116,22 @@ func (c *Coordinator) begin(txn string, out *sim.Outputs) {
 	out.Write(sim.Message{Op: recBegin, Key: txn})
 	out.Fsync()
 	sim.BeginTxn(out, c.env, txn, c.cfg.Participants)
+	if c.cfg.Work > 0 {
+		c.phase = coWorking
+		for _, p := range c.cfg.Participants {
+			out.Send(p, sim.Message{Op: OpWork, Key: txn})
+		}
+		out.SetTimer(timerWork, c.cfg.Work)
+		return
+	}
+	c.prepare(out)
+}
+
+// prepare asks every participant for its vote.
+func (c *Coordinator) prepare(out *sim.Outputs) {
+	c.phase = coVoting
 	for _, p := range c.cfg.Participants {
-		out.Send(p, sim.Message{Op: OpPrepare, Key: txn})
+		out.Send(p, sim.Message{Op: OpPrepare, Key: c.txn})
 	}
 	out.SetTimer(timerVotes, c.cfg.Timeout)
 }
@@ -210,6 +235,8 @@ func (c *Coordinator) TimerName(id sim.TimerID) string {
 		return "decision logged"
 	case timerResend:
 		return "resend decision"
+	case timerWork:
+		return "work done"
 	}
 	return ""
 }

@@ -24,6 +24,7 @@ import "github.com/locksim/locksim/sim"
 // Messages, as the textbooks name them.
 const (
 	OpPrepare   = "PREPARE"   // coordinator -> participant: vote on Key
+	OpWork      = "WORK"      // coordinator -> participant: the transaction's work, before the vote (CoordinatorConfig.Work)
 	OpYes       = "YES"       // participant -> coordinator: prepared
 	OpNo        = "NO"        // participant -> coordinator: cannot commit
 	OpCommit    = "COMMIT"    // the decision

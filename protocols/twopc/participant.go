@@ -18,6 +18,18 @@ type ParticipantConfig struct {
 	Timeout time.Duration
 	// Cooperative asks the other participants as well as the coordinator.
 	Cooperative bool
+	// AbortWhenUncertain is the mistake: a participant that voted yes and
+	// hears no decision within Timeout aborts on its own. Its yes promised the
+	// coordinator it would commit if told to, so it may no longer abort
+	// unilaterally (Bernstein, Hadzilacos and Goodman 1987, section 7.3, the
+	// uncertainty period; Gray and Reuter 1993, section 10.3): the coordinator
+	// may have decided commit. The default waits and asks.
+	AbortWhenUncertain bool
+	// VoteTimeout: a participant that has done the transaction's work (WORK)
+	// and gets no vote request this long after it may abort on its own, which
+	// is legal: it has not voted (BHG, section 7.3). It then answers the vote
+	// request with no. 0: it waits.
+	VoteTimeout time.Duration
 }
 
 type pState uint8
@@ -31,7 +43,10 @@ const (
 
 var pStateNames = [...]string{"has not voted", "uncertain (voted yes)", "committed", "aborted"}
 
-const timerAsk sim.TimerID = 1
+const (
+	timerAsk  sim.TimerID = 1
+	timerVote sim.TimerID = 2 // VoteTimeout
+)
 
 // Participant votes, and applies the decision.
 type Participant struct {
@@ -55,8 +70,15 @@ func (p *Participant) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InRestart:
 		p.recover(in.Disk, out)
 	case sim.InTimer:
-		if in.Timer == timerAsk && p.st == pUncertain {
+		switch {
+		case in.Timer == timerAsk && p.st == pUncertain && p.cfg.AbortWhenUncertain:
+			p.apply(p.txn, Abort, "it voted yes, heard no decision within "+sim.FormatDuration(p.cfg.Timeout)+
+				", and aborted on its own", out)
+		case in.Timer == timerAsk && p.st == pUncertain:
 			p.ask(out)
+		case in.Timer == timerVote && p.st == pInit && p.txn != "":
+			p.apply(p.txn, Abort, "no vote request came within "+sim.FormatDuration(p.cfg.VoteTimeout)+
+				" of its work: it had not voted, so it may abort on its own", out)
 		}
 	case sim.InMessage:
 		p.message(in.From, in.Msg, out)
@@ -65,6 +87,13 @@ func (p *Participant) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 
 func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
+	case OpWork:
+		if p.st != pUncertain && (p.txn != m.Key || p.st == pInit) {
+			p.txn, p.st = m.Key, pInit // a new transaction; the last one is decided
+			if p.cfg.VoteTimeout > 0 {
+				out.SetTimer(timerVote, p.cfg.VoteTimeout)
+			}
+		}
 	case OpPrepare:
 		p.prepare(m.Key, out)
 	case OpCommit, OpAbort:
@@ -105,6 +134,9 @@ func (p *Participant) prepare(txn string, out *sim.Outputs) {
 		vote = sim.VoteYes
 	}
 	sim.Vote(out, txn, vote)
+	if p.cfg.VoteTimeout > 0 {
+		out.CancelTimer(timerVote)
+	}
 	if !p.cfg.Vote {
 		p.apply(txn, Abort, "it voted no", out)
 		out.Send(p.cfg.Coordinator, sim.Message{Op: OpNo, Key: txn})
@@ -188,8 +220,13 @@ func (p *Participant) recover(disk []sim.Message, out *sim.Outputs) {
 	}
 }
 
-// TimerName names the participant's timer.
-func (p *Participant) TimerName(sim.TimerID) string { return "decision timeout" }
+// TimerName names the participant's timers.
+func (p *Participant) TimerName(id sim.TimerID) string {
+	if id == timerVote {
+		return "vote request timeout"
+	}
+	return "decision timeout"
+}
 
 // Describe is the participant's state.
 func (p *Participant) Describe() string {

@@ -24,9 +24,16 @@ const coord sim.ProcID = 0
 
 // world is a coordinator co and participants p1..p3 (p3 votes as votes3 says).
 func world(seed uint64, votes3 bool, cooperative bool) *sim.World {
+	return worldWith(seed, votes3, cooperative, twopc.CoordinatorConfig{}, twopc.ParticipantConfig{})
+}
+
+// worldWith is world with the coordinator's configuration and the
+// participants' options (AbortWhenUncertain, VoteTimeout) given.
+func worldWith(seed uint64, votes3 bool, cooperative bool, cc twopc.CoordinatorConfig, pc twopc.ParticipantConfig) *sim.World {
 	w := sim.NewWorld(sim.Config{Seed: seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 30 * time.Second, MaxQueue: 10_000}})
 	ps := []sim.ProcID{1, 2, 3}
-	w.AddProcess("co", "coordinator", sim.Clock{}, twopc.NewCoordinator(twopc.CoordinatorConfig{Participants: ps}))
+	cc.Participants = ps
+	w.AddProcess("co", "coordinator", sim.Clock{}, twopc.NewCoordinator(cc))
 	for i, p := range ps {
 		var peers []sim.ProcID
 		for _, q := range ps {
@@ -34,8 +41,9 @@ func world(seed uint64, votes3 bool, cooperative bool) *sim.World {
 				peers = append(peers, q)
 			}
 		}
-		w.AddProcess(fmt.Sprintf("p%d", i+1), sim.RoleParticipant, sim.Clock{}, twopc.NewParticipant(twopc.ParticipantConfig{
-			Coordinator: coord, Peers: peers, Vote: i < 2 || votes3, Cooperative: cooperative}))
+		c := pc
+		c.Coordinator, c.Peers, c.Vote, c.Cooperative = coord, peers, i < 2 || votes3, cooperative
+		w.AddProcess(fmt.Sprintf("p%d", i+1), sim.RoleParticipant, sim.Clock{}, twopc.NewParticipant(c))
 	}
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
 	return w
@@ -117,35 +125,92 @@ func TestParticipantRecoversUncertain(t *testing.T) {
 }
 
 // 2PC never violates commit-agreement, whatever crashes (with or without
-// recovery) and partitions hit it, and whatever the votes. 1,000 schedules by
-// default (10 rounds of rapid checks; a fifth under -short).
+// recovery) and partitions hit it, and whatever the votes; nor does a
+// participant that times out waiting for the vote request and aborts
+// (legal: it has not voted; BHG section 7.3), drawn with a work phase before
+// the vote. 1,000 schedules by default (10 rounds of rapid checks; a fifth
+// under -short).
 func TestPropertyTwoPCNeverDisagrees(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		seed := rapid.Uint64().Draw(t, "seed")
-		w := world(seed, rapid.Bool().Draw(t, "p3_votes_yes"), rapid.Bool().Draw(t, "cooperative"))
-		w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: 3 * time.Millisecond, Dist: sim.DelayUniform,
-			Loss: float64(rapid.IntRange(0, 10).Draw(t, "loss_pct")) / 100})
-		begin(w, 100*time.Millisecond)
-		// Crashes (with recovery, or crash-stop) and partitions of one process
-		// from the other three, around the transaction's start.
-		var faults fault.Schedule
-		for range rapid.IntRange(1, 4).Draw(t, "faults") {
-			f := fault.Fault{Proc: w.Names()[rapid.IntRange(0, 3).Draw(t, "proc")],
-				At:  time.Duration(rapid.IntRange(90, 400).Draw(t, "at_ms")) * time.Millisecond,
-				Dur: time.Duration(rapid.IntRange(10, 5000).Draw(t, "dur_ms")) * time.Millisecond}
-			switch kind := rapid.SampledFrom([]string{"crash", "crash-forever", "partition"}).Draw(t, "fault"); kind {
-			case "crash-forever":
-				f.Kind, f.Dur = fault.Crash, fault.Forever
-			default:
-				f.Kind = fault.Kind(kind)
-			}
-			faults = append(faults, f)
-		}
-		faults.Apply(w, nil)
-		at(w, 20*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
-		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
-		if r, _ := rep.Result("commit-agreement"); len(r.Violations) > 0 {
-			t.Fatalf("commit-agreement violated at %s: %s\nseed %d; %s", r.Violations[0].At, r.Violations[0].Detail, seed, faults)
+		if r, desc := twoPCRun(t, false); len(r.Violations) > 0 {
+			t.Fatalf("commit-agreement violated at %s: %s\n%s", r.Violations[0].At, r.Violations[0].Detail, desc)
 		}
 	})
+}
+
+// A participant that aborts on its own after voting yes (uncertain=abort):
+// random crashes and partitions find a transaction committed at some and
+// aborted at others (BHG section 7.3: a yes voter "cannot unilaterally decide
+// Abort"; 2pc-abort-after-yes).
+func TestPropertyAbortAfterYesIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		if r, desc := twoPCRun(t, true); len(r.Violations) > 0 {
+			t.Fatalf("commit-agreement violated at %s: %s\n%s", r.Violations[0].At, r.Violations[0].Detail, desc)
+		}
+	})
+}
+
+// twoPCRun draws a schedule of crashes (with recovery, or crash-stop) and
+// partitions of one process from the other three, around the transaction's
+// start, and judges commit-agreement. abortAfterYes makes every participant
+// abort on its own when uncertain; otherwise a work phase and vote-request
+// timeouts are drawn.
+func twoPCRun(t *rapid.T, abortAfterYes bool) (check.Result, string) {
+	seed := rapid.Uint64().Draw(t, "seed")
+	var cc twopc.CoordinatorConfig
+	pc := twopc.ParticipantConfig{AbortWhenUncertain: abortAfterYes}
+	if !abortAfterYes && rapid.Bool().Draw(t, "work_phase") {
+		cc.Work = time.Duration(rapid.IntRange(1, 2000).Draw(t, "work_ms")) * time.Millisecond
+		pc.VoteTimeout = time.Duration(rapid.IntRange(1, 2000).Draw(t, "vote_timeout_ms")) * time.Millisecond
+	}
+	w := worldWith(seed, rapid.Bool().Draw(t, "p3_votes_yes"), rapid.Bool().Draw(t, "cooperative"), cc, pc)
+	w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: 3 * time.Millisecond, Dist: sim.DelayUniform,
+		Loss: float64(rapid.IntRange(0, 10).Draw(t, "loss_pct")) / 100})
+	begin(w, 100*time.Millisecond)
+	var faults fault.Schedule
+	for range rapid.IntRange(1, 4).Draw(t, "faults") {
+		f := fault.Fault{Proc: w.Names()[rapid.IntRange(0, 3).Draw(t, "proc")],
+			At:  time.Duration(rapid.IntRange(90, 400).Draw(t, "at_ms")) * time.Millisecond,
+			Dur: time.Duration(rapid.IntRange(10, 5000).Draw(t, "dur_ms")) * time.Millisecond}
+		switch kind := rapid.SampledFrom([]string{"crash", "crash-forever", "partition"}).Draw(t, "fault"); kind {
+		case "crash-forever":
+			f.Kind, f.Dur = fault.Crash, fault.Forever
+		default:
+			f.Kind = fault.Kind(kind)
+		}
+		faults = append(faults, f)
+	}
+	faults.Apply(w, nil)
+	at(w, 20*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
+	r, _ := rep.Result("commit-agreement")
+	return r, fmt.Sprintf("seed %d; work %s, vote timeout %s; %s", seed, cc.Work, pc.VoteTimeout, faults)
+}
+
+// The mistake of 2pc-abort-after-yes told another way: p1 is cut off from
+// everyone (not only the coordinator) from 0.103 s for 3 s, and the
+// coordinator crashes after its COMMIT is durable and comes back at 2 s. p1,
+// uncertain, aborts at its timeout: the others committed. Waiting (the
+// default), p1 asks until the partition heals, and commits.
+func TestAbortAfterYesAgainstADurableCommit(t *testing.T) {
+	for _, tc := range []struct {
+		abort bool
+		want  string
+		p1    string
+	}{{true, "violated", twopc.Abort}, {false, "holds", twopc.Commit}} {
+		w := worldWith(1, true, false, twopc.CoordinatorConfig{}, twopc.ParticipantConfig{AbortWhenUncertain: tc.abort})
+		begin(w, 100*time.Millisecond)
+		fault.Schedule{
+			{Kind: fault.Partition, Proc: "p1", At: 103 * time.Millisecond, Dur: 3 * time.Second},
+			{Kind: fault.Crash, Proc: "co", At: 115 * time.Millisecond, Dur: 1885 * time.Millisecond}, // the COMMIT is durable at 0.112 s
+		}.Apply(w, nil)
+		at(w, 8*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+		tr := w.Run()
+		rep := check.Check(tr, check.Options{Bound: 10 * time.Second})
+		if r, _ := rep.Result("commit-agreement"); r.Status() != tc.want {
+			t.Errorf("uncertain=abort %v: commit-agreement %s, want %s (%v)", tc.abort, r.Status(), tc.want, r.Violations)
+		}
+		wantAll(t, tr, tc.p1, "p1")
+		wantAll(t, tr, twopc.Commit, "co", "p2", "p3")
+	}
 }

@@ -138,7 +138,7 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "elections", Value: 1})
 	}
 	out.Observe(sim.Note(sim.NoProc, "%s leads the ensemble (epoch %d, last zxid %s)", s.env.Name, epoch, zxidText(s.t.lastZxid)))
-	snap := &snapshot{Epoch: epoch, Tree: s.t.clone()}
+	snap := &snapshot{Epoch: epoch, Tree: s.t} // each Send takes its own copy (snapshot.Clone)
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
 			out.Send(p, sim.Message{Op: opNewLeader, Body: snap})

@@ -55,7 +55,7 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		// any follower does (ZooKeeper's Leader.startForwarding). Without them
 		// it would miss their commits and resync again, and again while
 		// writes keep coming.
-		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t.clone(), Established: s.established}})
+		out.Send(from, sim.Message{Op: opNewLeader, Body: &snapshot{Epoch: s.epoch, Tree: s.t, Established: s.established}}) // Send copies it (snapshot.Clone)
 		for _, x := range s.log {
 			out.Send(from, sim.Message{Op: opProposal, Body: x}.With(argEpoch, s.epoch))
 		}

@@ -55,7 +55,12 @@ type Config struct {
 	// failed, and claim it, once it has been in progress this long by the
 	// worker's wall clock against the claimer's; 0: no reaper.
 	ReapAfter time.Duration
-	Timeout   time.Duration // a request with no reply by then has failed (default 1 s)
+	// ReleaseToNew (state) is the mistake: a release sets the job back to new
+	// (0), a state a claim can take again, as a mutex's release does, instead
+	// of done (2), the terminal state. The job then runs again at the next
+	// claim. The default releases to done.
+	ReleaseToNew bool
+	Timeout      time.Duration // a request with no reply by then has failed (default 1 s)
 }
 
 // Client commands, sent by scenarios.
@@ -280,7 +285,7 @@ func (c *Client) letGo(reason string, out *sim.Outputs) {
 	case ModeMutex:
 		c.zaddNoReply(c.cfg.Key, "XX CH 0 "+c.lock, out) // flip back: released
 	case ModeState:
-		c.zaddNoReply(c.cfg.Key, fmt.Sprintf("XX %d %s", stateDone, c.lock), out)
+		c.zaddNoReply(c.cfg.Key, fmt.Sprintf("XX %d %s", c.releaseState(), c.lock), out)
 	}
 }
 

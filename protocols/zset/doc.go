@@ -20,7 +20,8 @@
 // Every client reports its belief (sim.Belief) and counts the CH replies of its
 // claims (the counters zadd_ch_won and zadd_ch_lost); a time-bucket worker also
 // reports each job start (sim.ObsJobStart) for the once-per-bucket invariant. The
-// node reports the mutex's grants (see redis.Node).
+// node reports the mutex's grants and the state lock's claims (see redis.Node);
+// a state client's winning claim is also a one-shot job start.
 //
 // Invariants: pure state machines (see package sim).
 // May import: sim, protocols/redis (the clients talk to its node and reuse its

@@ -36,23 +36,41 @@ import (
 
 const (
 	stateFailed     = -1
+	stateNew        = 0
 	stateInProgress = 1
 	stateDone       = 2
 )
+
+// releaseState is the state a worker's release writes: done, which no claim
+// moves again (GT only raises a score); or, with ReleaseToNew (the mistake),
+// new, which is below in progress, so the next claim takes the job and runs it
+// again.
+func (c *Client) releaseState() int {
+	if c.cfg.ReleaseToNew {
+		return stateNew
+	}
+	return stateDone
+}
 
 // startedKey holds each job's claim time, in milliseconds of the claimer's wall
 // clock.
 func (c *Client) startedKey() string { return c.cfg.Key + ":started" }
 
+// claimJob sends the claim, marked as the state lock's (redis.JobClaim) so
+// that the node reports a claim that moves the job to in progress as a grant.
 func (c *Client) claimJob(out *sim.Outputs) {
 	c.phase = phaseClaiming
-	c.zadd(c.cfg.Key, fmt.Sprintf("GT CH %d %s", stateInProgress, c.lock), out)
+	c.request(sim.Message{Op: redis.OpZAdd, Key: c.cfg.Key, Opts: fmt.Sprintf("GT CH %d %s", stateInProgress, c.lock),
+		Body: redis.JobClaim{}}, out)
 }
 
 func (c *Client) jobClaimed(now sim.LocalTime, won bool, out *sim.Outputs) {
 	switch {
 	case won:
 		c.zaddNoReply(c.startedKey(), fmt.Sprintf("%d %s", now.Wall.Milliseconds(), c.lock), out)
+		// A job is run once: its start has no period (once-per-bucket judges
+		// it as a one-shot job).
+		out.Observe(sim.Observation{Kind: sim.ObsJobStart, Client: c.env.ID, By: sim.NoProc, Lock: c.lock, Grant: c.value})
 		c.becomeHolder(out)
 	case c.cfg.ReapAfter > 0:
 		c.phase = phaseInspecting

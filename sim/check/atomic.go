@@ -8,7 +8,9 @@ import "github.com/locksim/locksim/sim"
 // holder that writes x, pauses, and writes y after a newer holder has used y
 // gets x accepted and y refused, and the update is half done (Jepsen's point
 // that fencing is not atomicity). Applicable when some update spans two
-// resources or more.
+// resources or more. The copies of an item replicated across regions are such
+// resources too: an update that one region applied and another discarded
+// (last writer wins) is half done, and lost.
 func allOrNothing(f *facts) Result {
 	type key struct {
 		client sim.ProcID
@@ -51,9 +53,16 @@ func allOrNothing(f *facts) Result {
 			continue
 		}
 		s.broken = true
+		// Fenced writes refused by a token; or (no token) the copies of a
+		// replicated item, where a region that discards an update another
+		// region acknowledged has lost it (last writer wins).
+		why := "fencing protects each resource, not the update across them"
+		if !o.HasToken {
+			why = "an update one copy applied and another discarded is lost"
+		}
 		r.Violations = append(r.Violations, violation(o.At,
-			sprintf("%s's update %s %s is half done: %s accepted its write at %s and %s refused one at %s; fencing protects each resource, not the update across them",
-				f.name(o.Client), o.Name, grantText(o.Grant), f.name(s.accepted.res), s.accepted.at, f.name(s.refused.res), s.refused.at),
+			sprintf("%s's update %s %s is half done: %s accepted its write at %s and %s refused one at %s; %s",
+				f.name(o.Client), o.Name, grantText(o.Grant), f.name(s.accepted.res), s.accepted.at, f.name(s.refused.res), s.refused.at, why),
 			f.name(o.Client)).at(o.Event))
 	}
 	return r

@@ -14,8 +14,10 @@ import (
 // worker computes the bucket from its own clock, so a clock that runs ahead
 // claims the next bucket early, and the job runs twice in one true period. The
 // bucket of a start is floor(true start time / period), with the period the
-// start reports; starts with different periods are judged apart. Applicable when
-// some job start is reported.
+// start reports; starts with different periods are judged apart. A start with
+// no period is a one-shot job's (a state-transition lock's job: claimed from
+// new, run, marked done): its bucket is the whole run, so it starts at most
+// once. Applicable when some job start is reported.
 func oncePerBucket(f *facts) Result {
 	type key struct {
 		job    string
@@ -33,7 +35,7 @@ func oncePerBucket(f *facts) Result {
 		if o.Kind == sim.ObsAttempt {
 			claimed[claim{o.Client, o.Lock}] = o.At
 		}
-		if o.Kind != sim.ObsJobStart || o.Window <= 0 {
+		if o.Kind != sim.ObsJobStart {
 			return
 		}
 		r.Applicable = true
@@ -44,10 +46,20 @@ func oncePerBucket(f *facts) Result {
 		if t, ok := claimed[claim{o.Client, o.Lock}]; ok {
 			at = t
 		}
-		k := key{o.Lock, o.Window, floorDiv(int64(at), int64(o.Window))}
+		k := key{o.Lock, o.Window, 0}
+		if o.Window > 0 {
+			k.bucket = floorDiv(int64(at), int64(o.Window))
+		}
 		s, seen := first[k]
 		if !seen {
 			first[k] = start{o.Client, at}
+			return
+		}
+		if o.Window <= 0 { // a one-shot job: its bucket is the whole run
+			r.Violations = append(r.Violations, violation(o.At,
+				sprintf("%s starts job %s, which %s already started at %s: a job that runs once ran again",
+					f.name(o.Client), o.Lock, f.name(s.client), s.at),
+				f.name(s.client), f.name(o.Client)).at(o.Event))
 			return
 		}
 		from := sim.Time(k.bucket * int64(o.Window))
