@@ -47,6 +47,7 @@ func buildRedisNode(a *Args) func(sim.Env) sim.Process {
 	cfg.Persistence = p
 	cfg.Service = a.Name("service", cfg.Service, "service")
 	cfg.ReplLag = a.Dur("repl-lag", cfg.ReplLag)
+	cfg.MonotonicExpiry = a.Switch("expiry", cfg.MonotonicExpiry, "wall", "monotonic")
 	if master, ok := a.OptRef("replica-of", "redis"); ok {
 		cfg.Replica, cfg.Master = true, master
 		if a.Text("replica-of") == a.Self() {
@@ -70,7 +71,16 @@ func buildRedisNode(a *Args) func(sim.Env) sim.Process {
 func buildRedisClient(a *Args) func(sim.Env) sim.Process {
 	cfg := redis.DefaultClientConfig()
 	cfg.Server = a.Ref("server", "redis")
-	cfg.SetNXExpire = a.Switch("acquire", cfg.SetNXExpire, "set-nx-px", "setnx-expire")
+	// acquire=: SET NX PX (the default), SETNX then EXPIRE, or the old SETNX
+	// page's stamp lock, taken over with DEL+SETNX or with GETSET.
+	switch a.OneOf("acquire", "set-nx-px", "set-nx-px", "setnx-expire", "setnx-stamp-del", "setnx-stamp-getset") {
+	case "setnx-expire":
+		cfg.SetNXExpire = true
+	case "setnx-stamp-del":
+		cfg.Stamp = redis.StampDel
+	case "setnx-stamp-getset":
+		cfg.Stamp = redis.StampGetSet
+	}
 	cfg.PlainDel = a.Switch("release", cfg.PlainDel, "compare-and-delete", "del")
 	cfg.ValidityTimer = a.OnOff("validity-timer", cfg.ValidityTimer)
 	cfg.TTL = a.Dur("ttl", cfg.TTL)

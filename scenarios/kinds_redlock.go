@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"slices"
+
 	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/redlock"
 	"github.com/locksim/locksim/sim"
@@ -37,6 +39,17 @@ func buildRedlockClient(a *Args) func(sim.Env) sim.Process {
 		cfg.Retry = lockkit.Retry{Backoff: lockkit.Fixed, Delay: wait}
 	}
 	cfg.Retry.Attempts = retryAttempts(a, 0)
+	// The published mistakes, each beside its fix (the default).
+	cfg.FullTTLValidity = a.Switch("validity", cfg.FullTTLValidity, "elapsed", "full-ttl")
+	cfg.UnlockGrantedOnly = a.Switch("unlock", cfg.UnlockGrantedOnly, "all", "granted-only")
+	cfg.Extend = redlock.ExtendMode(slices.Index(redlock.ExtendModes(), a.OneOf("extend", cfg.Extend.String(), redlock.ExtendModes()...)))
+	cfg.Fencing = redlock.Fencing(slices.Index(redlock.FencingNames(), a.OneOf("fencing", cfg.Fencing.String(), redlock.FencingNames()...)))
+	if counter, ok := a.OptRef("counter", "redis"); ok {
+		cfg.Counter = counter
+	} else if cfg.Fencing == redlock.FencingCounter {
+		a.Fail("fencing", "fencing=counter needs counter=NODE, the node that keeps the token counter",
+			"declare a redis node for the counter, apart from the lock nodes, and write counter=T")
+	}
 	atLeastMs(a, "ttl", cfg.TTL, "Redis TTLs are whole milliseconds, at least 1")
 	return redlock.New(cfg)
 }

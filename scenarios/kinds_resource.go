@@ -13,6 +13,17 @@ func resourceKinds() []Kind {
 
 func buildResource(a *Args) func(sim.Env) sim.Process {
 	cfg := resource.DefaultConfig()
-	cfg.Fencing = a.OnOff("fencing", cfg.Fencing)
+	// fencing=on checks every operation's token; writes-only checks writes'
+	// only; lock-value is antirez's check-and-set against the lock's value.
+	switch a.OneOf("fencing", map[bool]string{false: "off", true: "on"}[cfg.Fencing], "off", "on", "writes-only", "lock-value") {
+	case "off":
+		cfg.Fencing = false
+	case "on":
+		cfg.Fencing = true
+	case "writes-only":
+		cfg.Fencing, cfg.WritesOnly = true, true
+	case "lock-value":
+		cfg.Fencing, cfg.LockValue = false, true
+	}
 	return resource.New(cfg)
 }

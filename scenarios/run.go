@@ -12,22 +12,27 @@ import (
 type RunOptions struct {
 	Seed      *uint64 // overrides the scenario's seed
 	Snapshots bool    // record each process's state after every step (for the TUI)
+	// Program is the command that replays the run in ReproduceCommand:
+	// "locksim" when empty; a program of its own that registers its kinds
+	// ("example-lock").
+	Program string
 }
 
 // Result is a finished run: the trace, the checker's report, and each expectation
 // compared with it.
 type Result struct {
-	Scenario     *Scenario
-	Seed         uint64
-	Trace        *sim.Trace
-	Report       check.Report
-	Expectations []ExpectResult
+	Scenario     *Scenario      // the scenario that ran
+	Seed         uint64         // the seed it ran with
+	Trace        *sim.Trace     // everything that happened
+	Report       check.Report   // the checker's judgement
+	Expectations []ExpectResult // each expect line, judged
+	Program      string         // the command that replays it (RunOptions.Program)
 }
 
 // ExpectResult is one expectation and whether the run met it.
 type ExpectResult struct {
 	Expect
-	Met bool
+	Met bool   // the run met it
 	Got string // what the run showed, when it differs
 }
 
@@ -73,7 +78,7 @@ func Run(s *Scenario, opt RunOptions) *Result {
 		seed = *opt.Seed
 	}
 	tr := s.Build(seed, opt.Snapshots).Run()
-	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound})}
+	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound}), Program: opt.Program}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))
 	}

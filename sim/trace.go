@@ -14,14 +14,14 @@ import (
 // reading, the observations, and how the run ended. The checker, the timeline, the
 // TUI and the explorer all read it; nothing re-simulates to draw.
 type Trace struct {
-	Seed      uint64
-	Names     []string // process names, by ProcID
-	Roles     []string // process roles ("redis", "client"), by ProcID
-	Obs       []Observation
-	Actions   []Action
-	Limits    Limits
-	End       Time
-	EndReason EndReason
+	Seed      uint64        // the world's seed
+	Names     []string      // process names, by ProcID
+	Roles     []string      // process roles ("redis", "client"), by ProcID
+	Obs       []Observation // every observation, in the order reported
+	Actions   []Action      // the scheduled actions; Event.Action indexes them
+	Limits    Limits        // the run's limits
+	End       Time          // true time when the run ended
+	EndReason EndReason     // why it ended
 
 	// Clocks is each process's clock at the start; with the clock-jump and
 	// clock-drift events it gives any reading at any time (ClockAt).
@@ -236,7 +236,13 @@ func (t *Trace) ObsText(o *Observation) string {
 	case ObsGrant:
 		s := t.serviceName(o) + " grants " + o.Lock + " to " + who + " as " + o.Grant
 		if o.Value > 0 {
-			s = who + " wins " + o.Lock + " as " + o.Grant + " on " + o.Text + " (a majority)"
+			// Reason qualifies a claim that is not a majority (a client that
+			// counts fewer nodes as enough).
+			how := "a majority"
+			if o.Reason != "" {
+				how = o.Reason
+			}
+			s = who + " wins " + o.Lock + " as " + o.Grant + " on " + o.Text + " (" + how + ")"
 		}
 		if o.Window > 0 {
 			return s + " for " + FormatDuration(o.Window)

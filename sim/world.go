@@ -8,9 +8,9 @@ import (
 
 // Config is a world's fixed settings.
 type Config struct {
-	Seed      uint64
-	Limits    Limits
-	Snapshots bool // record each stepping process's Describe() after every step
+	Seed      uint64 // seeds every random draw of the run (network, processes' Env.Rand)
+	Limits    Limits // when the run is cut short; the zero Limits is DefaultLimits
+	Snapshots bool   // record each stepping process's Describe() after every step
 }
 
 // World is the kernel: it owns true time, the queue, the processes, the network and

@@ -40,6 +40,8 @@ type ClientConfig struct {
 	// Hold, when set, releases the lock this long after acquiring it (the
 	// work a contention workload does under the lock).
 	Hold time.Duration
+	// Stamp selects the legacy lock of the old SETNX page (stamp.go).
+	Stamp StampLock
 }
 
 // TokenKey is the counter a fencing client INCRs for a lock's tokens.
@@ -86,6 +88,7 @@ type Client struct {
 	belief   sim.Belief
 	token    int64
 	hasToken bool
+	now      sim.LocalTime // the clocks at the current step
 }
 
 // NewClient returns a constructor for a lock client with cfg.
@@ -97,6 +100,7 @@ func NewClient(cfg ClientConfig) func(sim.Env) sim.Process {
 
 // Step handles one input.
 func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	c.now = now
 	switch in.Kind {
 	case sim.InCommand:
 		c.command(now, in.Msg, out)
@@ -141,6 +145,9 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.hasToken = false
 		c.value = LockValue(c.env, c.acquired)
 		c.state = stateAcquiring
+		if c.cfg.Stamp != StampOff {
+			c.value = "" // each attempt stamps its own expiry time
+		}
 		c.tries.Begin(out, c.lock, c.value)
 		c.try(now, out)
 	case CmdRelease:
@@ -172,6 +179,10 @@ func (c *Client) try(now sim.LocalTime, out *sim.Outputs) {
 	}
 	c.start = now.Mono
 	ms := int64(c.ttl / time.Millisecond)
+	if c.cfg.Stamp != StampOff {
+		c.tryStamp(now, out)
+		return
+	}
 	if c.cfg.SetNXExpire {
 		c.request(sim.Message{Op: OpSetNX, Key: c.lock, Value: c.value}, out)
 	} else {
@@ -196,6 +207,10 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	op := c.pending
 	c.pending = ""
 	out.CancelTimer(timerTimeout)
+	if c.cfg.Stamp != StampOff {
+		c.stampReply(now, op, m, out)
+		return
+	}
 	switch op {
 	case OpSet:
 		switch {
@@ -273,7 +288,9 @@ func (c *Client) release(out *sim.Outputs) {
 	c.state = stateIdle
 	// The reply changes nothing the client believes, so it is not awaited.
 	c.reqID++
-	if c.cfg.PlainDel {
+	if c.cfg.Stamp != StampOff {
+		c.releaseStamp(c.now, out)
+	} else if c.cfg.PlainDel {
 		out.Send(c.cfg.Server, sim.Message{Op: OpDel, Key: c.lock, ID: c.reqID})
 	} else {
 		out.Send(c.cfg.Server, sim.Message{Op: OpCAD, Key: c.lock, Value: c.value, ID: c.reqID})

@@ -21,6 +21,10 @@ const (
 	OpGet     = "GET"
 	OpDel     = "DEL"
 	OpIncr    = "INCR"
+	// OpGetSet is GETSET key value: set the value and return the old one, in
+	// one step (deprecated since Redis 6.2 for SET key value GET; the old SETNX
+	// page's lock uses it).
+	OpGetSet = "GETSET"
 	// OpCAD is the release script of the Redis docs (ReleaseScript): delete the
 	// key only if it still holds the caller's value.
 	OpCAD = "EVAL compare-and-delete"
@@ -242,6 +246,7 @@ func (n *Node) set(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.O
 		if deadline, ok = setExpiry(now, o); !ok {
 			return errExpireTime(OpSet)
 		}
+		deadline = n.fromWall(now, deadline)
 	}
 	_, isZSet := n.zsets[m.Key]
 	if o.get && isZSet {
@@ -264,7 +269,9 @@ func (n *Node) set(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.O
 	if isZSet {
 		n.zdel(from, m.Key, out) // SET replaces a key of any type
 	}
-	e := entry{value: m.Value, owner: from, lock: o.nx}
+	// A key set with NX is a lock; a SET over a lock key is still the lock,
+	// now holding the setter's value (a refresh that re-SETs it takes it over).
+	e := entry{value: m.Value, owner: from, lock: o.nx || exists && old.lock}
 	switch {
 	case o.keepTTL && exists:
 		e.expires, e.expireAt = old.expires, old.expireAt
@@ -327,7 +334,7 @@ func (n *Node) expire(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	at := wallMs(now) + when
 	cur := int64(math.MaxInt64) // no expiry counts as infinite (GT, LT)
 	if e.expires && e.expireAt != math.MaxInt64 {
-		cur = unixEpochMs + e.expireAt.Milliseconds()
+		cur = unixEpochMs + n.toWall(now, e.expireAt).Milliseconds()
 	}
 	if (nx && e.expires) || (xx && !e.expires) || (gt && at <= cur) || (lt && at >= cur) {
 		return intReply(0)
@@ -336,12 +343,12 @@ func (n *Node) expire(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 		n.remove(n.env.ID, m.Key, e, sim.ReasonExpired, out) // already past: deleted at once
 		return intReply(1)
 	}
-	n.setExpiry(from, m.Key, e, addSat(now.Wall, durMs(when)), durMs(when), out)
+	n.setExpiry(from, m.Key, e, addSat(n.clock(now), durMs(when)), durMs(when), out)
 	return intReply(1)
 }
 
 // pttl runs PTTL key: -2 for no key, -1 for a key without expiry, else the
-// milliseconds left by the node's wall clock.
+// milliseconds left by the node's expiry clock.
 func (n *Node) pttl(now sim.LocalTime, k string) sim.Message {
 	e, exists := n.keys[k]
 	_, isZSet := n.zsets[k]
@@ -353,7 +360,7 @@ func (n *Node) pttl(now sim.LocalTime, k string) sim.Message {
 	case !e.expires:
 		return intReply(-1)
 	}
-	left := e.expireAt - now.Wall
+	left := e.expireAt - n.clock(now)
 	ms := int64(left / time.Millisecond)
 	if left%time.Millisecond > 0 {
 		ms++ // a part of a millisecond left still counts as one
@@ -433,6 +440,8 @@ func Command(argv ...string) (sim.Message, string) {
 	case OpSet:
 		return arity(len(argv) >= 3, sim.Message{Op: name, Key: at(1), Value: at(2), Opts: rest(3)})
 	case OpSetNX:
+		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Value: at(2)})
+	case OpGetSet:
 		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Value: at(2)})
 	case OpGet, OpDel, OpIncr, OpPTTL:
 		return arity(len(argv) == 2, sim.Message{Op: name, Key: at(1)})

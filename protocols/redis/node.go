@@ -3,6 +3,7 @@ package redis
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -53,6 +54,11 @@ type NodeConfig struct {
 	// ReplLag is how long a master keeps a write before shipping it to its
 	// replicas (0: at once, in the same step).
 	ReplLag time.Duration
+	// MonotonicExpiry makes the node expire keys by its monotonic clock, as
+	// antirez proposes in "Is Redlock safe?" (2016), so that a step of the wall
+	// clock (an operator's date, an NTP step) no longer expires a key early.
+	// The default is Redis as it is: expiry by the wall clock.
+	MonotonicExpiry bool
 }
 
 const (
@@ -63,7 +69,7 @@ const (
 type entry struct {
 	value    string
 	expires  bool          // the key has a TTL
-	expireAt time.Duration // on the node's wall clock (which may read negative)
+	expireAt time.Duration // on the node's expiry clock (wall, or monotonic): see Node.clock
 	owner    sim.ProcID    // who set it (bookkeeping for observations)
 	lock     bool          // set with NX: a lock grant
 }
@@ -85,6 +91,7 @@ type Node struct {
 	expiryArmed bool
 	expiryAt    time.Duration // the armed expiry timer's wall deadline
 	fsyncArmed  bool
+	now         sim.LocalTime // the clocks' reading at the current step
 }
 
 // NewNode returns a constructor for a node with cfg, for sim.World.AddProcess.
@@ -107,6 +114,7 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 
 // Step handles one input.
 func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	n.now = now
 	switch in.Kind {
 	case sim.InRestart:
 		if n.env.Incarnation == 0 {
@@ -174,7 +182,7 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 	_, isZSet := n.zsets[k]
 	if isZSet {
 		switch m.Op {
-		case OpGet, OpIncr:
+		case OpGet, OpIncr, OpGetSet:
 			return errReply(ErrWrongType)
 		case OpCAD:
 			return scriptErr(errReply(ErrWrongType), ReleaseScript, 1) // the script's GET fails
@@ -207,6 +215,16 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 			return sim.Message{Op: ReplyNil}
 		}
 		return sim.Message{Op: ReplyBulk, Value: e.value}
+	case OpGetSet:
+		// The new value has no TTL (GETSET clears it, as SET does). The node
+		// cannot tell a takeover from a loser's overwrite (only the stamp in
+		// the reply can): the old SETNX page's clients report their own grants.
+		reply := sim.Message{Op: ReplyNil}
+		if exists {
+			reply = sim.Message{Op: ReplyBulk, Value: e.value}
+		}
+		n.store(now, from, k, entry{value: m.Value, owner: from}, out)
+		return reply
 	case OpDel:
 		if isZSet {
 			n.zdel(from, k, out)
@@ -242,7 +260,7 @@ func (n *Node) store(now sim.LocalTime, from sim.ProcID, k string, e entry, out 
 	if e.lock {
 		var window time.Duration
 		if e.expires {
-			window = max(e.expireAt-now.Wall, 0)
+			window = max(e.expireAt-n.clock(now), 0)
 		}
 		out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: from,
 			By: sim.NoProc, Lock: k, Grant: e.value, Window: window})
@@ -297,7 +315,7 @@ func (n *Node) drop(k string, e entry, by sim.ProcID, reason string, out *sim.Ou
 }
 
 func (n *Node) expireIfDue(now sim.LocalTime, k string, out *sim.Outputs) {
-	if e, ok := n.keys[k]; ok && e.expires && now.Wall >= e.expireAt {
+	if e, ok := n.keys[k]; ok && e.expires && n.clock(now) >= e.expireAt {
 		n.drop(k, e, n.env.ID, sim.ReasonExpired, out)
 	}
 }
@@ -323,7 +341,38 @@ func (n *Node) armExpiry(out *sim.Outputs) {
 		out.CancelTimer(timerExpire)
 		return
 	}
+	if n.cfg.MonotonicExpiry {
+		out.SetTimer(timerExpire, max(first-n.now.Mono, 0))
+		return
+	}
 	out.SetWallTimer(timerExpire, first)
+}
+
+// clock is the node's expiry clock: the wall clock, as Redis expires keys, or
+// the monotonic clock (MonotonicExpiry). Every expireAt is a reading of it.
+func (n *Node) clock(now sim.LocalTime) time.Duration {
+	if n.cfg.MonotonicExpiry {
+		return now.Mono
+	}
+	return now.Wall
+}
+
+// fromWall reads an absolute wall-clock deadline (PXAT, a disk or replication
+// record) on the node's expiry clock.
+func (n *Node) fromWall(now sim.LocalTime, w time.Duration) time.Duration {
+	if !n.cfg.MonotonicExpiry || w == math.MaxInt64 || w == math.MinInt64 {
+		return w
+	}
+	return addSat(w-now.Wall, now.Mono)
+}
+
+// toWall is an expiry deadline as an absolute wall-clock time (for the disk and
+// the replicas, which read absolute times as Redis writes them).
+func (n *Node) toWall(now sim.LocalTime, at time.Duration) time.Duration {
+	if !n.cfg.MonotonicExpiry || at == math.MaxInt64 || at == math.MinInt64 {
+		return at
+	}
+	return addSat(at-now.Mono, now.Wall)
 }
 
 // TimerName names the node's timers for the log.
@@ -376,7 +425,7 @@ func (n *Node) syncPolicy(out *sim.Outputs) {
 func (n *Node) record(k string, e entry) sim.Message {
 	r := sim.Message{Op: recSet, Key: k, Value: e.value}.With(argOwner, int64(e.owner))
 	if e.expires {
-		r = r.With(argExpireAt, int64(e.expireAt)) // PEXPIREAT: the absolute expiry
+		r = r.With(argExpireAt, int64(n.toWall(n.now, e.expireAt))) // PEXPIREAT: the absolute expiry
 	}
 	if e.lock {
 		r.Opts = "NX"
@@ -390,7 +439,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	for _, r := range disk {
 		switch r.Op {
 		case recSet:
-			n.keys[r.Key] = entry{value: r.Value, expires: r.Has(argExpireAt), expireAt: time.Duration(r.Num(argExpireAt)), owner: sim.ProcID(r.Num(argOwner)), lock: r.Opts == "NX"}
+			n.keys[r.Key] = entry{value: r.Value, expires: r.Has(argExpireAt), expireAt: n.fromWall(now, time.Duration(r.Num(argExpireAt))), owner: sim.ProcID(r.Num(argOwner)), lock: r.Opts == "NX"}
 		case recDel:
 			delete(n.keys, r.Key)
 			delete(n.zsets, r.Key)
@@ -403,7 +452,7 @@ func (n *Node) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs) 
 	}
 	for _, k := range n.sortedKeys() {
 		e := n.keys[k]
-		if e.expires && now.Wall >= e.expireAt {
+		if e.expires && n.clock(now) >= e.expireAt {
 			delete(n.keys, k)
 			continue
 		}
@@ -429,7 +478,11 @@ func (n *Node) Describe() string {
 		e := n.keys[k]
 		fmt.Fprintf(&b, " %s=%s", k, e.value)
 		if e.expires {
-			fmt.Fprintf(&b, " (expires at wall %s)", sim.FormatDuration(e.expireAt))
+			clock := "wall"
+			if n.cfg.MonotonicExpiry {
+				clock = "monotonic"
+			}
+			fmt.Fprintf(&b, " (expires at %s %s)", clock, sim.FormatDuration(e.expireAt))
 		}
 	}
 	n.describeZSets(&b)

@@ -130,7 +130,7 @@ func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
 func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out *sim.Outputs) {
 	switch r.Op {
 	case recSet:
-		e := entry{value: r.Value, expires: r.Has(argExpireAt), expireAt: time.Duration(r.Num(argExpireAt)), owner: sim.ProcID(r.Num(argOwner)), lock: r.Opts == "NX"}
+		e := entry{value: r.Value, expires: r.Has(argExpireAt), expireAt: n.fromWall(now, time.Duration(r.Num(argExpireAt))), owner: sim.ProcID(r.Num(argOwner)), lock: r.Opts == "NX"}
 		n.keys[r.Key] = e
 		out.Observe(sim.Observation{Kind: sim.ObsStored, Client: e.owner, By: sim.NoProc, Lock: r.Key, Grant: e.value, Reason: reason})
 		n.persist(r.Key, e, out)

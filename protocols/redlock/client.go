@@ -35,6 +35,23 @@ type Config struct {
 	// this long, releases, and acquires again (a workload for benchmarks and
 	// property tests).
 	Work time.Duration
+
+	// The published mistakes (mistakes.go), each off by default: the zero
+	// Config is the distlock page's algorithm.
+	//
+	// FullTTLValidity counts the whole TTL as the validity, however long
+	// acquiring took (no elapsed-time check).
+	FullTTLValidity bool
+	// UnlockGrantedOnly releases (and cleans up after a failed round) only the
+	// nodes that said OK, not every instance.
+	UnlockGrantedOnly bool
+	// Extend is how the client extends its lock.
+	Extend ExtendMode
+	// Fencing is where the client's fencing token comes from (none by default:
+	// Redlock mints none); Counter is the token counter's node for
+	// FencingCounter.
+	Fencing Fencing
+	Counter sim.ProcID
 }
 
 // DefaultConfig is the distlock page's suggestion.
@@ -81,6 +98,8 @@ type Client struct {
 	ext       lockkit.Tally // the extension's answers: yes when the node extended
 	validEnd  time.Duration // the clock reading at which the current validity ends
 	lastT2    time.Duration
+	// token round (Fencing): after a majority, INCR the counter(s)
+	tok tokenRound
 }
 
 // New returns a constructor for a Redlock client with cfg.
@@ -152,6 +171,7 @@ func (c *Client) startAcquire(now sim.LocalTime, m sim.Message, out *sim.Outputs
 	}
 	c.acquired++
 	c.value = redis.LockValue(c.env, c.acquired)
+	c.tok = tokenRound{}
 	c.st = acquiring
 	c.tries.Begin(out, c.lock, c.value)
 	c.try(now, out)
@@ -182,7 +202,11 @@ func (c *Client) sendSet(i int, out *sim.Outputs) {
 }
 
 func (c *Client) reply(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	if c.extending && m.ID == c.reqID && c.ext.Vote(from, m.Op == redis.ReplyInt && m.Num(redis.ArgInt) == 1) {
+	if c.tok.asking && m.ID == c.reqID {
+		c.tokenReply(now, from, m, out)
+		return
+	}
+	if c.extending && m.ID == c.reqID && c.ext.Vote(from, c.extended(m)) {
 		if c.ext.Done() {
 			out.CancelTimer(timerNode)
 			c.finishExtend(now, out)
@@ -202,6 +226,10 @@ func (c *Client) reply(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 func (c *Client) timeout(now sim.LocalTime, out *sim.Outputs) {
 	if c.extending {
 		c.finishExtend(now, out)
+		return
+	}
+	if c.tok.asking {
+		c.tokensDone(now, out)
 		return
 	}
 	if c.st != acquiring {
@@ -236,13 +264,16 @@ func (c *Client) finishRound(now sim.LocalTime, out *sim.Outputs) {
 	t2 := c.clock(now)
 	c.lastT2 = t2
 	n := c.round.Yes()
-	drift := Drift(c.ttl, c.cfg.DriftFactor, c.cfg.DriftConst)
-	validity := c.ttl - (t2 - c.t1) - drift
+	validity := c.validity(t2)
 	if c.round.Majority() && validity > 0 {
+		if c.cfg.Fencing != FencingOff {
+			c.askTokens(out)
+			return
+		}
 		c.becomeHolder(validity, n, out)
 		return
 	}
-	why := fmt.Sprintf("%d of %d nodes, quorum %d", n, len(c.cfg.Nodes), lockkit.Majority(len(c.cfg.Nodes)))
+	why := fmt.Sprintf("%d of %d nodes, quorum %d", n, len(c.cfg.Nodes), c.majority())
 	if c.round.Majority() {
 		why = fmt.Sprintf("validity %s is not positive", sim.FormatDuration(validity))
 	}
@@ -256,8 +287,8 @@ func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 	c.st = holding
 	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
 		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
-		Text: fmt.Sprintf("%d of %d nodes", n, len(c.cfg.Nodes))})
-	c.belief.Start(out, c.env.ID, c.lock, c.value, validity, 0, false)
+		Text: fmt.Sprintf("%d of %d nodes", n, len(c.cfg.Nodes)), Token: c.tok.max, HasToken: c.tok.has})
+	c.belief.Start(out, c.env.ID, c.lock, c.value, validity, c.tok.max, c.tok.has)
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
 		Value: int64(validity / time.Millisecond)})
 	out.SetTimer(timerValidity, validity)
@@ -270,7 +301,10 @@ func (c *Client) becomeHolder(validity time.Duration, n int, out *sim.Outputs) {
 // extend sends compare-and-extend to every node, as the distlock page describes:
 // the extension counts only if a majority extends it within the validity.
 func (c *Client) extend(now sim.LocalTime, out *sim.Outputs) {
-	if c.st != holding || c.extending {
+	// A refresher that re-SETs does not ask whether it still holds the lock:
+	// it extends whatever it last acquired.
+	blind := c.cfg.Extend == ExtendSet && c.st == idle && c.value != ""
+	if c.st != holding && !blind || c.extending {
 		out.Observe(c.note("%s holds no lock to extend; extend ignored", c.env.Name))
 		return
 	}
@@ -278,8 +312,13 @@ func (c *Client) extend(now sim.LocalTime, out *sim.Outputs) {
 	c.extT1 = c.clock(now)
 	c.reqID++
 	c.ext.Reset()
+	ms := int64(c.ttl / time.Millisecond)
 	for _, n := range c.cfg.Nodes {
-		out.Send(n, sim.Message{Op: redis.OpCAX, Key: c.lock, Value: c.value, ID: c.reqID}.With(redis.ArgTime, int64(c.ttl/time.Millisecond)))
+		if c.cfg.Extend == ExtendSet {
+			out.Send(n, sim.Message{Op: redis.OpSet, Key: c.lock, Value: c.value, Opts: "PX", ID: c.reqID}.With(redis.ArgTime, ms))
+			continue
+		}
+		out.Send(n, sim.Message{Op: redis.OpCAX, Key: c.lock, Value: c.value, ID: c.reqID}.With(redis.ArgTime, ms))
 	}
 	out.SetTimer(timerNode, c.cfg.NodeTimeout)
 }
@@ -289,15 +328,23 @@ func (c *Client) finishExtend(now sim.LocalTime, out *sim.Outputs) {
 	t2 := c.clock(now)
 	n := c.ext.Yes()
 	validity := c.ttl - (t2 - c.extT1) - Drift(c.ttl, c.cfg.DriftFactor, c.cfg.DriftConst)
-	if !c.ext.Majority() || validity <= 0 || !c.belief.Holds() || t2 >= c.validEnd {
+	if !c.extensionCounts(n, validity, t2) {
 		out.Observe(c.note("%s's extension of %s failed: %d of %d nodes; the lock stays valid only until its old validity ends",
 			c.env.Name, c.lock, n, len(c.cfg.Nodes)))
 		return
 	}
 	c.validEnd = t2 + validity
-	out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
+	if !c.belief.Holds() { // a blind refresher believes its SETs: it holds the lock again
+		c.st = holding
+		c.belief.Start(out, c.env.ID, c.lock, c.value, validity, c.tok.max, c.tok.has)
+	}
+	ob := sim.Observation{Kind: sim.ObsGrant, Service: Service, Client: c.env.ID, By: sim.NoProc,
 		Lock: c.lock, Grant: c.value, Window: validity, Value: int64(len(c.cfg.Nodes)),
-		Text: fmt.Sprintf("%d of %d nodes (extended)", n, len(c.cfg.Nodes))})
+		Text: fmt.Sprintf("%d of %d nodes (extended)", n, len(c.cfg.Nodes))}
+	if n < c.majority() {
+		ob.Reason = "no majority, counted as enough"
+	}
+	out.Observe(ob)
 	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: c.env.ID, By: sim.NoProc, Name: "validity_ms",
 		Value: int64(validity / time.Millisecond)})
 	out.SetTimer(timerValidity, validity)
@@ -314,7 +361,11 @@ func (c *Client) loop(now sim.LocalTime, out *sim.Outputs) {
 // a failed round and on release: a node may hold the key though its reply was lost.
 func (c *Client) unlockAll(out *sim.Outputs) {
 	c.reqID++
-	for _, n := range c.cfg.Nodes {
+	nodes := c.cfg.Nodes
+	if c.cfg.UnlockGrantedOnly {
+		nodes = c.round.YesVoters() // the mistake: the others may hold the key too
+	}
+	for _, n := range nodes {
 		out.Send(n, sim.Message{Op: redis.OpCAD, Key: c.lock, Value: c.value, ID: c.reqID})
 	}
 }
@@ -335,6 +386,7 @@ func (c *Client) release(out *sim.Outputs) {
 	c.endBelief(sim.ReasonReleased, out)
 	c.st = idle
 	c.extending = false
+	c.tok.asking = false
 	out.CancelTimer(timerWork)
 	c.unlockAll(out)
 }

@@ -17,6 +17,19 @@ import (
 // Config configures the resource.
 type Config struct {
 	Fencing bool // check tokens: reject any lower than the highest seen
+	// WritesOnly checks and registers the tokens of writes only (with Fencing):
+	// a new holder's read does not tell the resource that older tokens are
+	// stale, so a stale write between the new holder's read and its write is
+	// accepted. Kleppmann's fencing registers every operation.
+	WritesOnly bool
+	// LockValue is antirez's alternative to tokens ("Is Redlock safe?", 2016):
+	// the resource keeps the lock's random value and accepts an operation only
+	// if it carries the value it keeps (check-and-set). A value it has never
+	// seen is a new holder marking the resource, the first step of that
+	// protocol: the resource keeps it from then on, and refuses the values it
+	// kept before. Random values have no order, so a stale holder whose first
+	// operation comes after the new holder's mark is taken for a new holder.
+	LockValue bool
 }
 
 // Replies.
@@ -33,6 +46,8 @@ type Resource struct {
 	hasMax  bool
 	data    string
 	version int64
+	value   string          // LockValue: the lock value kept now
+	marked  map[string]bool // LockValue: every value it has kept
 }
 
 // ArgVersion is the number on a reply: the data's version after the operation.
@@ -52,7 +67,12 @@ func (r *Resource) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	lock, update := sim.ParseResourceOpts(m.Opts)
 	ob := sim.Observation{Kind: sim.ObsResource, Client: in.From, By: sim.NoProc, Lock: lock,
 		Grant: m.Value, Op: m.Op, Token: m.Num(sim.ArgToken), HasToken: m.Has(sim.ArgToken), Accepted: true, Name: update}
-	if r.cfg.Fencing {
+	switch {
+	case r.cfg.LockValue:
+		r.checkValue(m, &ob)
+	case r.cfg.Fencing && r.cfg.WritesOnly && m.Op != "write":
+		// a read neither checked nor registered
+	case r.cfg.Fencing:
 		switch {
 		case !m.Has(sim.ArgToken):
 			ob.Accepted, ob.Text = false, "no fencing token"
@@ -74,6 +94,22 @@ func (r *Resource) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	out.Send(in.From, reply.With(ArgVersion, r.version))
 }
 
+// checkValue is the check-and-set against the kept lock value.
+func (r *Resource) checkValue(m sim.Message, ob *sim.Observation) {
+	switch {
+	case m.Value == "":
+		ob.Accepted, ob.Text = false, "no lock value"
+	case m.Value == r.value:
+	case r.marked[m.Value]:
+		ob.Accepted, ob.Text = false, fmt.Sprintf("lock value %s is not the kept %s", m.Value, r.value)
+	default: // a value never seen: a new holder marks the resource
+		if r.marked == nil {
+			r.marked = map[string]bool{}
+		}
+		r.marked[m.Value], r.value = true, m.Value
+	}
+}
+
 // Describe is the resource's state.
 func (r *Resource) Describe() string {
 	s := fmt.Sprintf("version %d", r.version)
@@ -82,6 +118,9 @@ func (r *Resource) Describe() string {
 	}
 	if r.hasMax {
 		s += fmt.Sprintf(", highest token %d", r.max)
+	}
+	if r.value != "" {
+		s += ", lock value " + r.value
 	}
 	return s
 }

@@ -14,7 +14,7 @@ import (
 
 // Config is what an exploration checks, and how.
 type Config struct {
-	Template *Template
+	Template *Template // what the faults are drawn over
 	// Space is the menu, MaxFaults, MaxDrift and swarm mode; the template gives
 	// the targets and the end (its horizon).
 	Space fault.Space
@@ -31,14 +31,14 @@ type Config struct {
 
 // Outcome is one run of one schedule.
 type Outcome struct {
-	Seed     uint64
-	Schedule fault.Schedule
-	Broken   []string // the invariants it broke (empty: none)
-	Detail   string   // the first violation, in words
-	At       sim.Time // when
-	Verdict  check.Verdict
-	Hash     string // the trace's hash, with Config.Hash
-	Events   int
+	Seed     uint64         // the world's seed
+	Schedule fault.Schedule // the faults
+	Broken   []string       // the invariants it broke (empty: none)
+	Detail   string         // the first violation, in words
+	At       sim.Time       // when
+	Verdict  check.Verdict  // the run's verdict
+	Hash     string         // the trace's hash, with Config.Hash
+	Events   int            // how many trace events the run had
 }
 
 // Failed reports whether the run broke what the exploration checks.
@@ -129,7 +129,11 @@ func (c *Config) Explore(seed uint64) (Outcome, error) {
 }
 
 // Draw draws the schedule of seed, from the seed alone.
-func (c *Config) Draw(seed uint64) fault.Schedule { return c.space().Draw(fault.Seeded(seed)) }
+func (c *Config) Draw(seed uint64) fault.Schedule { return c.DrawFrom(fault.Seeded(seed)) }
+
+// DrawFrom draws a schedule from src: a property test's rapid (simtest.Rapid),
+// so that rapid shrinks the faults the explorer would draw.
+func (c *Config) DrawFrom(src fault.Source) fault.Schedule { return c.space().Draw(src) }
 
 // Usable is the menu without kinds that have nothing to hit in the template.
 func (c *Config) Usable() []fault.Kind { return c.space().Usable() }

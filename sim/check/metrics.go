@@ -44,11 +44,8 @@ func metrics(f *facts) []Metric {
 	}
 	// outcomes: per client, when it learned how an attempt went (trace order), so
 	// a grant counts as blocking others only once its reply could have arrived.
-	type outcome struct {
-		idx int
-		at  sim.Time
-	}
 	outcomes := map[sim.ProcID][]outcome{}
+	attempts := map[sim.ProcID][]int{} // per client, the trace index of each acquisition's start
 	locks := map[string]*lockState{}
 	started := map[sim.ProcID]sim.Time{} // when each client's current acquisition began
 	var waits []sim.Time
@@ -91,6 +88,7 @@ func metrics(f *facts) []Metric {
 		case sim.ObsCounter:
 			vals[o.Name] += float64(o.Value)
 		case sim.ObsAttempt:
+			attempts[o.Client] = append(attempts[o.Client], o.Event)
 			anyAttempt = true
 			first = min(first, o.At)
 			if _, ok := started[o.Client]; !ok {
@@ -156,6 +154,10 @@ func metrics(f *facts) []Metric {
 				// no reply is on its way: it blocks from the moment it is back
 			} else if i < len(os) {
 				from = os[i].at
+			} else if concluded(os[:i], attempts[g.client], g.idx) {
+				// granted after its client had stopped waiting for it (a SET that
+				// arrived after a Redlock round gave up on that node): nobody will
+				// use it, and it blocks from the start
 			} else if !f.downAt(g.client, g.idx) {
 				from = f.end() // the reply never arrived within the run
 			}
@@ -202,6 +204,29 @@ func metrics(f *facts) []Metric {
 		out = append(out, Metric{n, vals[n]})
 	}
 	return out
+}
+
+// concluded reports whether a client's acquisition had ended (it failed, gave
+// up, or came to hold the lock) before trace event idx: its last outcome before
+// idx comes after the start of its last acquisition before idx.
+func concluded(before []outcome, attempts []int, idx int) bool {
+	if len(before) == 0 {
+		return false
+	}
+	last := -1
+	for _, a := range attempts {
+		if a < idx {
+			last = a
+		}
+	}
+	return before[len(before)-1].idx > last
+}
+
+// outcome is when a client learned how an attempt went: a failure, a give-up, a
+// belief that it holds the lock, or its crash (trace index and time).
+type outcome struct {
+	idx int
+	at  sim.Time
 }
 
 // span is a true-time interval [from, to).

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -105,7 +105,7 @@ func TestExploreBadInput(t *testing.T) {
 		{[]string{"redis", "--invariants", "progress"}, "only with --liveness"},
 		{[]string{"redis", "--max-faults", "0"}, "expected 1 to 100"},
 		{[]string{"redis", "--out", notADir}, "--out"},
-		{[]string{"../../scenarios/catalogue/redis-setnx-expire-crash.scn"}, "with no fault at all"},
+		{[]string{"../../../scenarios/catalogue/redis-setnx-expire-crash.scn"}, "with no fault at all"},
 	} {
 		code, _, errs := locksim(t, append([]string{"explore"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {

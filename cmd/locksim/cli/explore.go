@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -60,7 +60,7 @@ type foundViolation struct {
 func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	var o exploreOptions
 	fs := newFlagSet("explore", "explore PRESET|FILE [flags]", `
-Draws random fault schedules over a preset (`+strings.Join(explore.Presets(), ", ")+`)
+Draws random fault schedules over a preset (`+strings.Join(app.presets(), ", ")+`)
 or over a scenario file used as a template (its topology, parameters and
 workload; its own faults are dropped), runs each, and checks the invariants.
 When a run breaks one, the schedule is shrunk to the faults that matter and
@@ -85,7 +85,10 @@ found, 2 on bad input.`)
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(explore.Presets(), ", "))
+		if app.catalogue != nil {
+			return usagef("explore needs one target: a scenario file, or one of the catalogue's (%s list)", app.name)
+		}
+		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(app.presets(), ", "))
 	}
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
@@ -155,14 +158,14 @@ found, 2 on bad input.`)
 			}
 			if again.Hash != out.Hash {
 				sum.Mismatches = append(sum.Mismatches, seed)
-				fmt.Fprintf(stderr, "locksim explore: seed %d is not deterministic: trace %s then %s\n", seed, out.Hash[:12], again.Hash[:12])
+				fmt.Fprintf(stderr, "%s explore: seed %d is not deterministic: trace %s then %s\n", app.name, seed, out.Hash[:12], again.Hash[:12])
 			}
 		}
 		prog.update(sum.Runs, len(sum.Violations), time.Since(start))
 		if out.Failed() {
 			v, err := shrinkAndWrite(cfg, out, &o, pos[0], sum.Runs, stderr)
 			if err != nil {
-				fmt.Fprintf(stderr, "locksim explore: %v\n", err) // the find is still reported below
+				fmt.Fprintf(stderr, "%s explore: %v\n", app.name, err) // the find is still reported below
 			}
 			sum.Violations = append(sum.Violations, v)
 			sum.StoppedBy = "violation"
@@ -186,12 +189,20 @@ found, 2 on bad input.`)
 // exploreConfig loads the target and reads the flags that shape the search.
 func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	var tpl *explore.Template
-	if st, err := os.Stat(target); err == nil && (!st.IsDir() || !slices.Contains(explore.Presets(), target)) {
+	if st, err := os.Stat(target); err == nil && (!st.IsDir() || !slices.Contains(app.presets(), target)) {
 		src, err := scenarios.ReadSource(target)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		if tpl, err = explore.FromSource(target, src); err != nil {
+		if tpl, err = app.template(target, src); err != nil {
+			return nil, usageError{err}
+		}
+	} else if app.catalogue != nil {
+		src, ok := app.catalogueSource(target)
+		if !ok {
+			return nil, usagef("explore: %s is neither a file nor a scenario of the catalogue (%s list)", target, app.name)
+		}
+		if tpl, err = app.template(target, src); err != nil {
 			return nil, usageError{err}
 		}
 	} else if tpl, err = explore.Preset(target); err != nil {
@@ -213,7 +224,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	if o.faults != "" {
 		for _, k := range cfg.Space.Menu {
 			if !slices.Contains(usable, k) {
-				fmt.Fprintf(os.Stderr, "locksim explore: %s has nothing a %s fault can hit; it is left out\n", tpl.Name, k)
+				fmt.Fprintf(os.Stderr, "%s explore: %s has nothing a %s fault can hit; it is left out\n", app.name, tpl.Name, k)
 			}
 		}
 	}
@@ -259,7 +270,7 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
 	v.File = filepath.Join(o.out, fmt.Sprintf("found-%s-seed%d%s", name, out.Seed, scenarios.Ext))
 	// Every flag that shapes the draw or the verdict, so the command finds it again.
-	cmd := fmt.Sprintf("locksim explore %s --seed %d --runs 1", target, out.Seed)
+	cmd := fmt.Sprintf("%s explore %s --seed %d --runs 1", app.name, target, out.Seed)
 	if o.faults != "" {
 		cmd += " --faults " + o.faults
 	}
@@ -275,12 +286,12 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	if o.liveness {
 		cmd += " --liveness"
 	}
-	src := cfg.Scenario(small, explore.Found{Command: cmd, Runs: runs, Original: len(out.Schedule), ShrinkRuns: shrinkRuns}, v.File)
+	src := cfg.Scenario(small, explore.Found{Command: cmd, Runs: runs, Original: len(out.Schedule), ShrinkRuns: shrinkRuns, Program: app.name}, v.File)
 	if err := os.WriteFile(v.File, []byte(src), 0o644); err != nil {
 		return v, errors.Wrapf(err, "writing %s", v.File)
 	}
 	// The file must reproduce what was found.
-	s, err := scenarios.Parse(v.File, src)
+	s, err := app.reg.Parse(v.File, src)
 	if err != nil {
 		return v, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", v.File)
 	}
@@ -293,7 +304,7 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	replay := scenarios.Run(s, scenarios.RunOptions{})
 	v.Replays = replay.OK() && replay.Trace.Hash() == again.Hash
 	if !v.Replays {
-		fmt.Fprintf(stderr, "locksim explore: %s does not reproduce its violation on replay (a bug)\n", v.File)
+		fmt.Fprintf(stderr, "%s explore: %s does not reproduce its violation on replay (a bug)\n", app.name, v.File)
 	}
 	return v, nil
 }
@@ -320,7 +331,7 @@ func writeSummary(w io.Writer, s *exploreSummary, format string) error {
 	for _, v := range s.Violations {
 		fmt.Fprintf(w, "VIOLATION at seed %d: %s\n  %s\n", v.Seed, strings.Join(v.Broken, ", "), v.Detail)
 		fmt.Fprintf(w, "shrunk from %d to %d fault(s) in %d runs (%.2fs)\n", v.FaultsBefore, v.Faults, v.ShrinkRuns, v.ShrinkS)
-		fmt.Fprintf(w, "wrote %s\nreplay: locksim run %s\n        locksim tui %s\n", v.File, v.File, v.File)
+		fmt.Fprintf(w, "wrote %s\nreplay: %s run %s\n        %s tui %s\n", v.File, app.name, v.File, app.name, v.File)
 	}
 	return nil
 }
