@@ -3,7 +3,9 @@
 // protocols/ keep the determinism contract: no wall clock, goroutines, channels,
 // mutexes, global randomness, os or net; no writes to package-level variables
 // (state that would outlive a run and leak into the next); and no range over a
-// map whose order can reach an output (Go randomises it on every run).
+// map whose order can reach an output (Go randomises it on every run). In the
+// whole module, goroutines start in one file only: the explorer's worker pool
+// (cmd/locksim/cli/workers.go), which runs whole seeds in parallel.
 //
 // The rules read types (go/types, with the standard library's importers), so a
 // renamed import, a dot import or a method value cannot hide a call, and a range
@@ -45,10 +47,19 @@ var allowed = map[string][]string{
 	"scenarios": {"sim", "sim/check", "sim/fault", "protocols/"},
 	// explore draws fault schedules over scenarios: pure like sim (no wall time).
 	"scenarios/explore": {"sim", "sim/check", "sim/fault", "scenarios"},
-	"tui":               {"sim", "sim/check", "tui/layout", "scenarios"},
+	// proptest is test support for users' property tests over a template.
+	"scenarios/proptest": {"sim", "sim/check", "sim/fault", "sim/simtest", "scenarios", "scenarios/explore"},
+	"tui":                {"sim", "sim/check", "tui/layout", "scenarios"},
 	// export draws a finished run from the layout's rows, as the TUI does.
-	"tui/export":  {"sim", "sim/check", "tui/layout", "scenarios"},
-	"cmd/locksim": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/"},
+	"tui/export": {"sim", "sim/check", "tui/layout", "scenarios"},
+	// cli is the command line, importable: cmd/locksim's main is cli.Main(),
+	// and a program of its own (cmd/example-lock) runs it with its kinds.
+	"cmd/locksim/cli": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/"},
+	"cmd/locksim":     {"cmd/locksim/cli"},
+	// The worked example of docs/your-protocol.md is written as a user would:
+	// public packages only (cmd/example-lock/public_test.go says which).
+	"cmd/example-lock/sessionlock": {"sim", "protocols/lockkit"},
+	"cmd/example-lock":             {"cmd/locksim/cli", "cmd/example-lock/sessionlock", "scenarios", "sim", "protocols/lockkit"},
 	// fidelity compares the models with the real servers: its tests drive the
 	// protocols' processes in a world, and nothing imports it.
 	"fidelity": {"sim", "protocols/"},
@@ -67,10 +78,10 @@ var crossProtocol = map[string][]string{
 
 // thirdParty says where outside modules may be used.
 var thirdParty = map[string][]string{
-	"github.com/pkg/errors":     {"scenarios", "cmd/locksim"},
-	"charm.land/":               {"tui", "cmd/locksim"},
+	"github.com/pkg/errors":     {"scenarios", "cmd/locksim/cli"},
+	"charm.land/":               {"tui", "cmd/locksim/cli"},
 	"github.com/charmbracelet/": {"tui"},
-	"pgregory.net/rapid":        {"sim/simtest"},
+	"pgregory.net/rapid":        {"sim/simtest", "scenarios/proptest"},
 }
 
 // forbiddenImports break the determinism contract in sim/ and protocols/.
@@ -121,11 +132,33 @@ func TestSimAndProtocolsAreDeterministic(t *testing.T) {
 	}
 }
 
+// goroutinesAllowed lists the only files that may start goroutines: the
+// explorer's worker pool, which runs whole, independent seeds in parallel
+// (`locksim explore --workers N`) and hands their outcomes back in seed order.
+// A run itself (the kernel, the models, the checker) is single-threaded, so a
+// seed's result never depends on the number of cores.
+var goroutinesAllowed = []string{"cmd/locksim/cli/workers.go"}
+
+// Goroutines start only where goroutinesAllowed says, in every package.
+func TestGoroutinesOnlyInTheExplorersWorkers(t *testing.T) {
+	for _, files := range modulePackages(t) {
+		for _, f := range files {
+			ast.Inspect(f.ast, func(n ast.Node) bool {
+				if g, ok := n.(*ast.GoStmt); ok && !slices.Contains(goroutinesAllowed, filepath.ToSlash(f.name)) {
+					t.Errorf("%s: a go statement outside %v", fset.Position(g.Pos()), goroutinesAllowed)
+				}
+				return true
+			})
+		}
+	}
+}
+
 // deterministic lists the packages the determinism rules apply to: sim/ and
 // protocols/ fully; scenarios/explore (which draws schedules from a seed) for
 // time, randomness and concurrency.
 func deterministic(pkg string) bool {
-	return pkg == "sim" || strings.HasPrefix(pkg, "sim/") || strings.HasPrefix(pkg, "protocols/") || pkg == "scenarios/explore"
+	return pkg == "sim" || strings.HasPrefix(pkg, "sim/") || strings.HasPrefix(pkg, "protocols/") || pkg == "scenarios/explore" ||
+		pkg == "cmd/example-lock/sessionlock" // a user's protocol keeps the contract too
 }
 
 // The rules themselves must be able to fail: a fixture that breaks each one is

@@ -45,10 +45,10 @@ type Args struct {
 // of its value, its default as text, whether it is required, and for an
 // argument that names processes, the kind they must be.
 type Arg struct {
-	Name     string
+	Name     string // the key: "ttl" in ttl=3s
 	Form     string // DUR, N, NAME, A,B,..., on|off, one|two|three
 	Default  string // "" for none
-	Required bool
+	Required bool   // the declaration must give it
 	Refers   string // the kind of the processes it names ("" for none)
 }
 

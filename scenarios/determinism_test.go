@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 )
@@ -43,6 +45,52 @@ func TestDeterminismAcrossSeeds(t *testing.T) {
 			if a != b {
 				t.Errorf("%s seed %d is not repeatable", s.ID, seed)
 			}
+		}
+	}
+}
+
+// A run that records only what the checker reads (RunOptions.CheckerOnly, as
+// explore runs) is the same run: the same events at the same times, the same
+// observations, the same end, the same report. Only the messages' contents are
+// left out. Checked on the catalogue and every regression.
+func TestCheckerOnlyRunsAreTheSameRuns(t *testing.T) {
+	all := catalogue(t)
+	files, _ := filepath.Glob("../testdata/regressions/*" + Ext)
+	for _, f := range files {
+		s, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, s)
+	}
+	for _, s := range all {
+		full := Run(s, RunOptions{})
+		lean := Run(s, RunOptions{CheckerOnly: true})
+		a, b := full.Trace, lean.Trace
+		if a.Len() != b.Len() || a.End != b.End || a.EndReason != b.EndReason || len(a.Obs) != len(b.Obs) {
+			t.Errorf("%s: full run %d events to %s (%s), checker-only %d to %s (%s)", s.ID,
+				a.Len(), a.End, a.EndReason, b.Len(), b.End, b.EndReason)
+			continue
+		}
+		for i := range a.Len() {
+			ea, eb := *a.Event(i), *b.Event(i)
+			if eb.HasMsg() {
+				t.Fatalf("%s: event %d of a checker-only run keeps a message", s.ID, i)
+			}
+			if a.Note(&ea) != b.Note(&eb) || ea.At != eb.At || ea.Kind != eb.Kind || ea.Proc != eb.Proc ||
+				ea.Peer != eb.Peer || ea.MsgID != eb.MsgID || ea.Local != eb.Local || ea.Dur != eb.Dur {
+				t.Errorf("%s: event %d differs: %s vs %+v", s.ID, i, a.EventText(i), eb)
+				break
+			}
+		}
+		for i := range a.Obs {
+			if a.ObsText(&a.Obs[i]) != b.ObsText(&b.Obs[i]) || a.Obs[i].Event != b.Obs[i].Event {
+				t.Errorf("%s: observation %d differs: %s vs %s", s.ID, i, a.ObsText(&a.Obs[i]), b.ObsText(&b.Obs[i]))
+				break
+			}
+		}
+		if !reflect.DeepEqual(full.Report, lean.Report) {
+			t.Errorf("%s: the checker's report differs: %s vs %s", s.ID, full.Report.Verdict, lean.Report.Verdict)
 		}
 	}
 }

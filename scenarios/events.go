@@ -12,56 +12,56 @@ import (
 // the rest of the JSON. It is built from the trace's public view only, so it says
 // no more than the trace does.
 type JSONEvent struct {
-	AtMs    float64      `json:"at_ms"`
-	Process string       `json:"process"` // "" for a network-wide event (partition, heal, end)
-	Kind    string       `json:"kind"`
-	Text    string       `json:"text"` // the event's one text form, as the event log prints it
-	Clock   *JSONClock   `json:"clock,omitempty"`
-	Message *JSONMessage `json:"message,omitempty"`
+	AtMs    float64      `json:"at_ms"`             // true time, in ms
+	Process string       `json:"process"`           // "" for a network-wide event (partition, heal, end)
+	Kind    string       `json:"kind"`              // the event kind: "send", "deliver", "timer", ...
+	Text    string       `json:"text"`              // the event's one text form, as the event log prints it
+	Clock   *JSONClock   `json:"clock,omitempty"`   // the process's clock readings (nil for a network-wide event)
+	Message *JSONMessage `json:"message,omitempty"` // the message it sends, delivers, drops or commands
 	// DurationMs is a pause's length or a clock jump's size (negative: backwards).
 	DurationMs *float64 `json:"duration_ms,omitempty"`
-	Note       string   `json:"note,omitempty"`
+	Note       string   `json:"note,omitempty"` // what the kernel or scenario says of it
 	// Background is true when the protocol declared the event's message (or
 	// timer) background traffic: heartbeats, pings, keepalives (the TUI's quiet
 	// mode folds them). Omitted otherwise.
 	Background   bool                 `json:"background,omitempty"`
-	Observations []JSONObservation    `json:"observations"`
-	Violations   []JSONEventViolation `json:"violations"`
+	Observations []JSONObservation    `json:"observations"` // the facts its step reported
+	Violations   []JSONEventViolation `json:"violations"`   // the violations it revealed
 }
 
 // JSONClock is the process's own clock readings at the event.
 type JSONClock struct {
-	WallMs float64 `json:"wall_ms"`
-	MonoMs float64 `json:"mono_ms"`
+	WallMs float64 `json:"wall_ms"` // the wall clock, in ms
+	MonoMs float64 `json:"mono_ms"` // the monotonic clock, in ms
 }
 
 // JSONMessage is the message an event sends, delivers, drops or commands.
 type JSONMessage struct {
-	ID      uint64   `json:"id"`   // pairs a send with its deliveries or drop; 0 for a command
-	From    string   `json:"from"` // "" for a command: the scenario gives it
-	To      string   `json:"to"`
-	Text    string   `json:"text"`
+	ID      uint64   `json:"id"`                 // pairs a send with its deliveries or drop; 0 for a command
+	From    string   `json:"from"`               // "" for a command: the scenario gives it
+	To      string   `json:"to"`                 // the receiver
+	Text    string   `json:"text"`               // the message's one text form
 	DelayMs *float64 `json:"delay_ms,omitempty"` // a send's network delay, when it is on its way
-	Dropped bool     `json:"dropped"`
-	Why     string   `json:"why,omitempty"` // why it was dropped
+	Dropped bool     `json:"dropped"`            // the network or a down process dropped it
+	Why     string   `json:"why,omitempty"`      // why it was dropped
 }
 
 // JSONObservation is one fact the event's step reported.
 type JSONObservation struct {
-	Kind     string   `json:"kind"`
-	Text     string   `json:"text"`
-	Client   string   `json:"client,omitempty"`
-	Lock     string   `json:"lock,omitempty"`
-	Grant    string   `json:"grant,omitempty"`
-	Token    *int64   `json:"token,omitempty"`
-	WindowMs *float64 `json:"window_ms,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
+	Kind     string   `json:"kind"`                // "grant", "belief-start", ... (sim.ObsKind)
+	Text     string   `json:"text"`                // the fact in words
+	Client   string   `json:"client,omitempty"`    // the client it is about
+	Lock     string   `json:"lock,omitempty"`      // the lock, key or resource
+	Grant    string   `json:"grant,omitempty"`     // the acquisition it belongs to
+	Token    *int64   `json:"token,omitempty"`     // the fencing token, when one
+	WindowMs *float64 `json:"window_ms,omitempty"` // a grant's or belief's validity, in ms
+	Reason   string   `json:"reason,omitempty"`    // why a grant, belief or attempt ended
 }
 
 // JSONEventViolation is a violation the event revealed.
 type JSONEventViolation struct {
-	Invariant string `json:"invariant"`
-	Detail    string `json:"detail"`
+	Invariant string `json:"invariant"` // the invariant's name
+	Detail    string `json:"detail"`    // the violation in words
 }
 
 // EventList is every event of the trace in trace order, as JSON values.

@@ -42,6 +42,9 @@ func buildEtcdClient(a *Args) func(sim.Env) sim.Process {
 	cfg.Fencing = a.Switch("fencing", cfg.Fencing, "off", "revision")
 	cfg.Hold = a.Dur("hold", cfg.Hold)
 	cfg.Timeout = a.Positive("timeout", cfg.Timeout, "a request unanswered this long goes to the next member: write timeout=1s")
+	// wait-check=none: the Mutex before etcd#11456's fix (docs/protocols/etcd.md, "Common mistakes")
+	cfg.NoWaitCheck = a.Switch("wait-check", cfg.NoWaitCheck, "key", "none")
+	cfg.DeadlineLoop = a.Switch("lease-deadline", cfg.DeadlineLoop, "timer", "loop")
 	if a.Given("ttl") && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && !a.Failed() {
 		a.Fail("ttl", "ttl="+a.Text("ttl")+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
 	}

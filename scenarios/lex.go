@@ -164,13 +164,14 @@ func joinParagraph(ls []string) string {
 
 // Error is a scenario error with its position, what was expected and a hint.
 type Error struct {
-	File string
-	Line int
-	Col  int
-	Msg  string
-	Hint string
+	File string // the scenario file
+	Line int    // 1-based line
+	Col  int    // 1-based column
+	Msg  string // what is wrong, and what was expected
+	Hint string // how to fix it ("" for none)
 }
 
+// Error is "FILE:LINE:COL: MSG", then the hint on a line of its own.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 	if e.Hint != "" {

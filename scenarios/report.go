@@ -16,7 +16,11 @@ const SchemaVersion = 2
 
 // ReproduceCommand is the command that reproduces this run, seed included.
 func (r *Result) ReproduceCommand() string {
-	return fmt.Sprintf("locksim run %s --seed %d", r.Scenario.arg(), r.Seed)
+	prog := r.Program
+	if prog == "" {
+		prog = "locksim"
+	}
+	return fmt.Sprintf("%s run %s --seed %d", prog, r.Scenario.arg(), r.Seed)
 }
 
 // arg is how the command line names the scenario: its id when it is a catalogue
@@ -30,48 +34,48 @@ func (s *Scenario) arg() string {
 
 // JSONResult is the stable JSON form of a run (docs/json-output.md).
 type JSONResult struct {
-	SchemaVersion   int                `json:"schema_version"`
-	Scenario        string             `json:"scenario"`
-	File            string             `json:"file"`
-	Protocol        string             `json:"protocol"`
-	Summary         string             `json:"summary"`
-	Seed            uint64             `json:"seed"`
-	Events          int                `json:"events"`
-	EndMs           float64            `json:"end_ms"`
-	EndReason       string             `json:"end_reason"`
-	LimitReached    bool               `json:"limit_reached"`
-	TraceSHA256     string             `json:"trace_sha256"`
-	Verdict         string             `json:"verdict"`
-	ExpectedVerdict string             `json:"expected_verdict"`
-	OK              bool               `json:"ok"`
-	Invariants      []JSONInvariant    `json:"invariants"`
-	Expectations    []JSONExpectation  `json:"expectations"`
-	Metrics         map[string]float64 `json:"metrics"`
-	Notes           []string           `json:"notes"`
-	Reproduce       string             `json:"reproduce"`
+	SchemaVersion   int                `json:"schema_version"`   // SchemaVersion
+	Scenario        string             `json:"scenario"`         // the scenario's id
+	File            string             `json:"file"`             // where it was read from
+	Protocol        string             `json:"protocol"`         // its protocol line
+	Summary         string             `json:"summary"`          // the teaching paragraph's first line
+	Seed            uint64             `json:"seed"`             // the seed it ran with
+	Events          int                `json:"events"`           // how many trace events
+	EndMs           float64            `json:"end_ms"`           // when the run ended, in ms
+	EndReason       string             `json:"end_reason"`       // why it ended (sim.EndReason)
+	LimitReached    bool               `json:"limit_reached"`    // a limit cut it short
+	TraceSHA256     string             `json:"trace_sha256"`     // the trace's hash: equal runs, equal hashes
+	Verdict         string             `json:"verdict"`          // SAFE, UNSAFE or STUCK
+	ExpectedVerdict string             `json:"expected_verdict"` // its expect verdict line's, or ""
+	OK              bool               `json:"ok"`               // every expectation was met
+	Invariants      []JSONInvariant    `json:"invariants"`       // every invariant's judgement
+	Expectations    []JSONExpectation  `json:"expectations"`     // every expect line's outcome
+	Metrics         map[string]float64 `json:"metrics"`          // the metrics by name (units in the names)
+	Notes           []string           `json:"notes"`            // notes that qualify the verdict
+	Reproduce       string             `json:"reproduce"`        // the command that reproduces the run
 }
 
 // JSONInvariant is one invariant's judgement; Holds is null when not applicable.
 type JSONInvariant struct {
-	Name       string          `json:"name"`
-	Kind       string          `json:"kind"`
-	Holds      *bool           `json:"holds"`
-	Note       string          `json:"note,omitempty"`
-	Violations []JSONViolation `json:"violations"`
+	Name       string          `json:"name"`           // the invariant (docs/invariants.md)
+	Kind       string          `json:"kind"`           // "safety" or "liveness"
+	Holds      *bool           `json:"holds"`          // true, false, or null when not applicable
+	Note       string          `json:"note,omitempty"` // why it is not applicable, when worth telling
+	Violations []JSONViolation `json:"violations"`     // every violation, in time order
 }
 
 // JSONViolation is one violation.
 type JSONViolation struct {
-	AtMs      float64  `json:"at_ms"`
-	Processes []string `json:"processes"`
-	Detail    string   `json:"detail"`
+	AtMs      float64  `json:"at_ms"`     // true time, in ms
+	Processes []string `json:"processes"` // the processes involved
+	Detail    string   `json:"detail"`    // the violation in words
 }
 
 // JSONExpectation is one expect line and whether it was met.
 type JSONExpectation struct {
-	Text string `json:"text"`
-	Met  bool   `json:"met"`
-	Got  string `json:"got"`
+	Text string `json:"text"` // the line as written, without "expect"
+	Met  bool   `json:"met"`  // the run met it
+	Got  string `json:"got"`  // what the run showed, when it differs
 }
 
 // JSON returns the run's JSON form.

@@ -12,22 +12,30 @@ import (
 type RunOptions struct {
 	Seed      *uint64 // overrides the scenario's seed
 	Snapshots bool    // record each process's state after every step (for the TUI)
+	// Program is the command that replays the run in ReproduceCommand:
+	// "locksim" when empty; a program of its own that registers its kinds
+	// ("example-lock").
+	Program string
+	// CheckerOnly records only what the checker reads (sim.Config.CheckerOnly):
+	// the same run and report, without the messages' contents.
+	CheckerOnly bool
 }
 
 // Result is a finished run: the trace, the checker's report, and each expectation
 // compared with it.
 type Result struct {
-	Scenario     *Scenario
-	Seed         uint64
-	Trace        *sim.Trace
-	Report       check.Report
-	Expectations []ExpectResult
+	Scenario     *Scenario      // the scenario that ran
+	Seed         uint64         // the seed it ran with
+	Trace        *sim.Trace     // everything that happened
+	Report       check.Report   // the checker's judgement
+	Expectations []ExpectResult // each expect line, judged
+	Program      string         // the command that replays it (RunOptions.Program)
 }
 
 // ExpectResult is one expectation and whether the run met it.
 type ExpectResult struct {
 	Expect
-	Met bool
+	Met bool   // the run met it
 	Got string // what the run showed, when it differs
 }
 
@@ -43,7 +51,11 @@ func (r *Result) OK() bool {
 
 // Build wires the scenario into a fresh world with the given seed.
 func (s *Scenario) Build(seed uint64, snapshots bool) *sim.World {
-	w := sim.NewWorld(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: snapshots})
+	return s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: snapshots})
+}
+
+func (s *Scenario) build(cfg sim.Config) *sim.World {
+	w := sim.NewWorld(cfg)
 	for _, d := range s.procs {
 		w.AddProcess(d.name, d.kind.Role, d.clock, d.build)
 	}
@@ -67,13 +79,22 @@ func (s *Scenario) Build(seed uint64, snapshots bool) *sim.World {
 }
 
 // Run runs the scenario, judges it and compares the judgement with its expectations.
-func Run(s *Scenario, opt RunOptions) *Result {
+func Run(s *Scenario, opt RunOptions) *Result { return RunWith(s, opt, nil) }
+
+// RunWith is Run with more scheduled on the world before it runs, after the
+// scenario's own steps: an exploration's faults (fault.Schedule.Apply), which
+// make the same run as the same faults written into the scenario's text.
+func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 	seed := s.Seed
 	if opt.Seed != nil {
 		seed = *opt.Seed
 	}
-	tr := s.Build(seed, opt.Snapshots).Run()
-	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound})}
+	w := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly})
+	if more != nil {
+		more(w)
+	}
+	tr := w.Run()
+	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound}), Program: opt.Program}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))
 	}

@@ -10,17 +10,17 @@ import (
 // Scenario is a parsed script: everything needed to build and run a world, judge it
 // and compare the judgement with what the script expects.
 type Scenario struct {
-	ID       string // the file name without its extension
-	File     string // where it was read from ("catalogue/redis-happy.scn")
-	Summary  string // the first line of the teaching paragraph
-	Teaching string // the whole teaching paragraph
-	Source   string // the scenario's text, as read (the HTML export shows it)
-	Protocol string
-	Seed     uint64
-	Limits   sim.Limits
+	ID       string        // the file name without its extension
+	File     string        // where it was read from ("catalogue/redis-happy.scn")
+	Summary  string        // the first line of the teaching paragraph
+	Teaching string        // the whole teaching paragraph
+	Source   string        // the scenario's text, as read (the HTML export shows it)
+	Protocol string        // its protocol line (or its kinds')
+	Seed     uint64        // its seed line (1 when none)
+	Limits   sim.Limits    // its limit line's, over the defaults
 	Bound    time.Duration // the liveness bound
 	Until    time.Duration // the scenario's chosen end; 0: run until quiet or a limit
-	Expects  []Expect
+	Expects  []Expect      // its expect lines
 	// CompareWith names the scenario this one is best seen against (compare-with):
 	// its control, or the mistake it fixes. A catalogue id, or a path relative to
 	// this file. Control loads it.
@@ -64,20 +64,20 @@ type step struct {
 type ExpectKind uint8
 
 const (
-	ExpectVerdict ExpectKind = iota + 1
-	ExpectViolated
-	ExpectHolds
-	ExpectNA
-	ExpectMetric
+	ExpectVerdict  ExpectKind = iota + 1 // expect verdict SAFE|UNSAFE|STUCK
+	ExpectViolated                       // expect violated INVARIANT
+	ExpectHolds                          // expect holds INVARIANT
+	ExpectNA                             // expect n/a INVARIANT
+	ExpectMetric                         // expect metric NAME VALUE
 )
 
 // Expect is one `expect` line.
 type Expect struct {
-	Kind  ExpectKind
-	Name  string // invariant, metric or verdict
-	Value float64
-	Text  string // the line as written, without "expect"
-	Line  int
+	Kind  ExpectKind // which assertion
+	Name  string     // invariant, metric or verdict
+	Value float64    // a metric's expected value
+	Text  string     // the line as written, without "expect"
+	Line  int        // the line it was written on
 }
 
 // ExpectedVerdict is the verdict the scenario expects, or "" if it states none.
@@ -101,10 +101,10 @@ func (s *Scenario) ProcNames() []string {
 
 // Process is a declared process as tools outside the package see it.
 type Process struct {
-	Name string
+	Name string // its name in the scenario
 	Decl string // node, client or resource
 	Kind string // redis, redlock, zk-lock, ...
-	Role string
+	Role string // its kind's role ("client", "redis")
 	// Talks lists the processes it exchanges messages with, as its kind says:
 	// those its arguments name (server=, ensemble=) and every process of the
 	// kinds its kind talks to (Kind.TalksTo).

@@ -10,11 +10,12 @@ import (
 // process nothing uses. The run goes ahead (its exit code is unchanged); the
 // command line prints each warning, and with --strict refuses the scenario.
 type Warning struct {
-	File      string
-	Line, Col int
-	Msg, Hint string
+	File      string // the scenario file
+	Line, Col int    // where, 1-based
+	Msg, Hint string // what it surely does not mean, and how to say what it means
 }
 
+// String is "FILE:LINE:COL: warning: MSG", then the hint on a line of its own.
 func (w Warning) String() string {
 	s := fmt.Sprintf("%s:%d:%d: warning: %s", w.File, w.Line, w.Col, w.Msg)
 	if w.Hint != "" {

@@ -25,27 +25,27 @@ const (
 
 // Action is one scheduled command or fault.
 type Action struct {
-	Kind      ActionKind
-	Proc      ProcID
-	Msg       Message
-	Dur       time.Duration
-	PPM       int64
-	A, B      []ProcID // partition sides
-	OneWay    bool     // partition, link: only A's messages to B
-	Link      Link     // link: the new settings
-	Label     string   // its text as the scenario wrote it
-	Narration string   // the scenario's comment for this step
-	Line      int      // scenario line, for messages
+	Kind      ActionKind    // what happens
+	Proc      ProcID        // the process it happens to (a command's client, a fault's victim)
+	Msg       Message       // a command: what the client is told to do ({Op: "acquire", Key: "L"})
+	Dur       time.Duration // restart: after how long; pause: for how long; clock jump: by how much
+	PPM       int64         // drift: the clock's new drift in parts per million
+	A, B      []ProcID      // partition sides
+	OneWay    bool          // partition, link: only A's messages to B
+	Link      Link          // link: the new settings
+	Label     string        // its text as the scenario wrote it
+	Narration string        // the scenario's comment for this step
+	Line      int           // scenario line, for messages
 }
 
 // Match selects observations that fire a trigger. A zero field matches anything
 // (NoProc for the process fields).
 type Match struct {
-	Kind   ObsKind
-	Proc   ProcID // the emitting process
-	Client ProcID
-	Lock   string
-	Name   string // a counter's name (ObsCounter: "elections")
+	Kind   ObsKind // the observation's kind (never zero: a trigger names what it waits for)
+	Proc   ProcID  // the emitting process
+	Client ProcID  // the client the observation is about
+	Lock   string  // the lock, key or resource
+	Name   string  // a counter's name (ObsCounter: "elections")
 }
 
 func (m Match) matches(o *Observation) bool {

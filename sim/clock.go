@@ -14,8 +14,8 @@ const MaxDriftPPM = 100_000
 // monotonic reading drifts too but ignores the offset and jumps, as CLOCK_MONOTONIC
 // does. A clock belongs to the machine, so it survives the process's crashes.
 type Clock struct {
-	Offset   time.Duration
-	DriftPPM int64
+	Offset   time.Duration // the wall reading at true time 0
+	DriftPPM int64         // how fast it runs: +100 gains 100 µs a second, -100 loses it
 	jumped   time.Duration
 	base     Time          // true time of the last drift change
 	baseMono time.Duration // monotonic reading at base

@@ -39,6 +39,7 @@ var eventNames = [...]string{
 	EvNote: "note",
 }
 
+// String is the kind's name in the log and the JSON output: "deliver", "timer".
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
 		return eventNames[k]
@@ -61,18 +62,18 @@ func (k EventKind) IsFault() bool {
 // state live in the trace's side tables), so recording millions of them costs the
 // garbage collector nothing; read those through the Trace.
 type Event struct {
-	At     Time
-	Local  LocalTime // Proc's clock reading at At
-	Dur    time.Duration
-	MsgID  uint64 // pairs a send with its delivery or drop
-	Timer  TimerID
-	Proc   ProcID // where it happens (NoProc for network-wide events)
-	Peer   ProcID // the other end of a message, or NoProc
-	Action int32  // index into Trace.Actions of the scenario action behind it, or -1
-	msg    int32  // index into the trace's messages, or -1
-	note   int32  // index into the trace's strings, or -1
-	state  int32  // index into the trace's strings, or -1
-	Kind   EventKind
+	At     Time          // true time
+	Local  LocalTime     // Proc's clock reading at At
+	Dur    time.Duration // a pause's length, a clock jump's size
+	MsgID  uint64        // pairs a send with its delivery or drop
+	Timer  TimerID       // EvTimer: which timer fired
+	Proc   ProcID        // where it happens (NoProc for network-wide events)
+	Peer   ProcID        // the other end of a message, or NoProc
+	Action int32         // index into Trace.Actions of the scenario action behind it, or -1
+	msg    int32         // index into the trace's messages, or -1
+	note   int32         // index into the trace's strings, or -1
+	state  int32         // index into the trace's strings, or -1
+	Kind   EventKind     // what happened
 	// Background marks a timer the process declared background (BackgroundTimers);
 	// a message's own mark is Message.Background. Trace.Background reads both.
 	Background bool

@@ -19,24 +19,7 @@ const rally = 10_000
 //
 //	go test ./sim -run '^$' -bench Kernel -benchmem
 func BenchmarkKernel(b *testing.B) {
-	b.Run("baseline", func(b *testing.B) {
-		var q baseQueue
-		b.ReportAllocs()
-		m0 := mallocs()
-		for range b.N {
-			q.items = q.items[:0]
-			q.push(baseItem{at: 0, to: 1, left: rally})
-			var seq uint64
-			for len(q.items) > 0 {
-				it := q.pop()
-				if it.left > 1 {
-					seq++
-					q.push(baseItem{at: it.at + Time(time.Millisecond), seq: seq, to: 1 - it.to, left: it.left - 1})
-				}
-			}
-		}
-		report(b, m0)
-	})
+	b.Run("baseline", benchBare)
 	b.Run("baseline-traced", func(b *testing.B) {
 		// The same loop, also recording what the kernel records per delivery: a
 		// deliver event, the reply message and a send event.
@@ -50,12 +33,12 @@ func BenchmarkKernel(b *testing.B) {
 			var seq uint64
 			for len(q.items) > 0 {
 				it := q.pop()
-				tr.events.add(Event{At: it.at, Kind: EvDeliver, Proc: ProcID(it.to), msg: int32(it.left)})
+				tr.addEvent(Event{At: it.at, Kind: EvDeliver, Proc: ProcID(it.to), msg: int32(it.left), note: -1, state: -1})
 				if it.left > 1 {
 					seq++
 					m := Message{Op: "pong", ID: uint64(it.left)}
 					i := tr.addMsg(&m)
-					tr.events.add(Event{At: it.at, Kind: EvSend, Proc: ProcID(it.to), msg: i})
+					tr.addEvent(Event{At: it.at, Kind: EvSend, Proc: ProcID(it.to), msg: i, note: -1, state: -1})
 					q.push(baseItem{at: it.at + Time(time.Millisecond), seq: seq, to: 1 - it.to, left: it.left - 1})
 				}
 			}
@@ -66,17 +49,72 @@ func BenchmarkKernel(b *testing.B) {
 		b.ReportAllocs()
 		m0 := mallocs()
 		for range b.N {
-			w := NewWorld(Config{Seed: 1, Limits: Limits{MaxEvents: 10 * rally, MaxTime: 24 * time.Hour, MaxQueue: 100}})
-			a := w.AddProcess("a", "test", Clock{}, newEcho)
-			c := w.AddProcess("b", "test", Clock{}, newEcho)
-			w.Network().SetDefault(Link{Delay: time.Millisecond})
-			w.Schedule(0, cmd(a, "ping", int64(c), rally/2))
-			if tr := w.Run(); tr.EndReason != EndQuiescent {
+			if tr := newRally().Run(); tr.EndReason != EndQuiescent {
 				b.Fatalf("rally ended by %s", tr.EndReason)
 			}
 		}
 		report(b, m0)
+		// The ratio to the bare loop, timed right after on the same core in this
+		// same benchmark (the machine's load moves both alike): the figure the
+		// issue's goal is stated in. The bare loop runs 10x the rallies, being
+		// some 40x faster.
+		kernelNs := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / rally
+		b.StopTimer()
+		var q baseQueue
+		t0 := time.Now()
+		bareRallies(&q, 10*b.N)
+		bareNs := float64(time.Since(t0).Nanoseconds()) / float64(10*b.N) / rally
+		b.ReportMetric(kernelNs/bareNs, "x-bare")
+		b.ReportMetric(residentPerEvent(func() *Trace { return newRally().Run() }), "B/event-resident")
 	})
+}
+
+// benchBare is the baseline: a ping-pong over a hand-written heap, nothing else.
+func benchBare(b *testing.B) {
+	var q baseQueue
+	b.ReportAllocs()
+	m0 := mallocs()
+	bareRallies(&q, b.N)
+	report(b, m0)
+}
+
+func bareRallies(q *baseQueue, n int) {
+	for range n {
+		q.items = q.items[:0]
+		q.push(baseItem{at: 0, to: 1, left: rally})
+		var seq uint64
+		for len(q.items) > 0 {
+			it := q.pop()
+			if it.left > 1 {
+				seq++
+				q.push(baseItem{at: it.at + Time(time.Millisecond), seq: seq, to: 1 - it.to, left: it.left - 1})
+			}
+		}
+	}
+}
+
+// newRally is the kernel's ping-pong: two processes, rally messages.
+func newRally() *World {
+	w := NewWorld(Config{Seed: 1, Limits: Limits{MaxEvents: 10 * rally, MaxTime: 24 * time.Hour, MaxQueue: 100}})
+	a := w.AddProcess("a", "test", Clock{}, newEcho)
+	c := w.AddProcess("b", "test", Clock{}, newEcho)
+	w.Network().SetDefault(Link{Delay: time.Millisecond})
+	w.Schedule(0, cmd(a, "ping", int64(c), rally/2))
+	return w
+}
+
+// residentPerEvent is the heap a finished run's trace keeps (everything the
+// world leaves reachable), per event, after a garbage collection.
+func residentPerEvent(run func() *Trace) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tr := run()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	n := tr.Len()
+	runtime.KeepAlive(tr)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
 }
 
 func mallocs() uint64 {

@@ -42,6 +42,7 @@ var endNames = [...]string{EndQuiescent: "quiescent", EndUntil: "until",
 	EndEventLimit: "event-limit", EndTimeLimit: "time-limit", EndQueueLimit: "queue-limit",
 	EndMemoryLimit: "memory-limit"}
 
+// String is the reason's name in the JSON output: "quiescent", "time-limit".
 func (r EndReason) String() string { return endNames[r] }
 
 // AtLimit reports whether the run was cut short by a limit.

@@ -30,10 +30,14 @@ const traceFactor = 2
 
 var (
 	eventBytes = int64(reflect.TypeFor[Event]().Size())
-	msgBytes   = int64(reflect.TypeFor[Message]().Size())
-	obsBytes   = int64(reflect.TypeFor[Observation]().Size())
-	strBytes   = int64(reflect.TypeFor[string]().Size())
-	itemBytes  = int64(reflect.TypeFor[item]().Size())
+	msgBytes   = int64(reflect.TypeFor[msgRec]().Size())
+	bodyBytes  = int64(reflect.TypeFor[any]().Size())
+	// internedBytes is what a distinct note costs the trace's string table
+	// besides its bytes: its header in the table and its entry in the index.
+	internedBytes = 3*strBytes + 8
+	obsBytes      = int64(reflect.TypeFor[Observation]().Size())
+	strBytes      = int64(reflect.TypeFor[string]().Size())
+	itemBytes     = int64(reflect.TypeFor[item]().Size())
 )
 
 // MinMemory is the least memory a run of procs processes needs to reach these
@@ -57,7 +61,11 @@ func (w *World) memory() int64 {
 }
 
 func msgSize(m *Message) int64 {
-	return msgBytes + int64(len(m.Op)+len(m.Key)+len(m.Value)+len(m.Opts))
+	n := msgBytes + int64(len(m.Op)+len(m.Key)+len(m.Value)+len(m.Opts))
+	if m.Body != nil {
+		n += bodyBytes
+	}
+	return n
 }
 
 func obsSize(o *Observation) int64 {

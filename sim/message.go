@@ -106,6 +106,7 @@ func (m Message) InBackground() Message { m.Background = true; return m }
 // no process and the trace, ever share a payload: a leader's logged transaction
 // is not the object in its followers' logs, on three disks and in the trace.
 type Cloner interface {
+	// Clone returns a deep copy of the payload.
 	Clone() any
 }
 

@@ -18,6 +18,7 @@ const (
 
 var distNames = [...]string{DelayFixed: "fixed", DelayUniform: "uniform", DelayExp: "exp"}
 
+// String is the distribution's name in the scenario language: "fixed", "uniform", "exp".
 func (d DelayDist) String() string { return distNames[d] }
 
 // ParseDelayDist reads a distribution's name.
@@ -35,9 +36,9 @@ func ParseDelayDist(s string) (DelayDist, bool) {
 // TCP connection every modelled system uses: jitter delays a message but never lets
 // it overtake an earlier one on the same link. Only Reorder breaks the order.
 type Link struct {
-	Delay        time.Duration
-	Jitter       time.Duration
-	Dist         DelayDist
+	Delay        time.Duration // the least time a message takes
+	Jitter       time.Duration // the spread added to Delay (see Dist)
+	Dist         DelayDist     // how the spread is drawn
 	Loss         float64       // probability a message is lost
 	Dup          float64       // probability a message is delivered twice
 	Reorder      float64       // probability a message is held back by up to ReorderDelay

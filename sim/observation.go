@@ -41,7 +41,7 @@ const (
 	// ObsStored / ObsRemoved: a value owned by Client is stored on / removed from the
 	// emitting node under key Lock (for quorum reasoning and restarts).
 	ObsStored
-	ObsRemoved
+	ObsRemoved // see ObsStored
 	// ObsResource: the protected resource (the emitting process) accepted (or
 	// rejected) operation Op from Client acting under Grant, the acquisition of
 	// Lock it believes it holds, with fencing Token (HasToken when it carries
@@ -104,6 +104,7 @@ var obsNames = [...]string{
 	ObsJobStart: "job-start", ObsBegin: "begin", ObsVote: "vote", ObsDecide: "decide", ObsAccepted: "accepted",
 }
 
+// String is the kind's name in the log and the JSON output: "grant", "belief-start".
 func (k ObsKind) String() string {
 	if int(k) < len(obsNames) && obsNames[k] != "" {
 		return obsNames[k]
@@ -114,24 +115,24 @@ func (k ObsKind) String() string {
 // Observation is one reported fact. The kernel stamps At, Event and Proc (the
 // emitter); the protocol fills the rest.
 type Observation struct {
-	Kind     ObsKind
-	At       Time
-	Event    int    // index of the trace event whose step emitted it
-	Proc     ProcID // the emitting process
-	Client   ProcID // the client it is about (NoProc when none)
-	By       ProcID // who caused a withdrawal (NoProc when none)
-	Lock     string // the lock, key or resource name
-	Service  string // the lock service's name (for grants)
-	Grant    string // the acquisition it belongs to ("c1#1")
-	Token    int64
-	HasToken bool
-	Window   time.Duration
-	Op       string // resource operation: "read", "write"
-	Accepted bool
-	Reason   string
-	Name     string // metric or counter name; a resource operation's update
-	Value    int64
-	Text     string // a note's sentence, or extra detail
+	Kind     ObsKind       // what is reported
+	At       Time          // true time of the step that reported it
+	Event    int           // index of the trace event whose step emitted it
+	Proc     ProcID        // the emitting process
+	Client   ProcID        // the client it is about (NoProc when none)
+	By       ProcID        // who caused a withdrawal (NoProc when none)
+	Lock     string        // the lock, key or resource name
+	Service  string        // the lock service's name (for grants)
+	Grant    string        // the acquisition it belongs to ("c1#1")
+	Token    int64         // a fencing token (with HasToken), or a proposal number (ObsAccepted)
+	HasToken bool          // Token is set (0 is a token too)
+	Window   time.Duration // a grant's or a belief's validity; a bucket's period
+	Op       string        // resource operation: "read", "write"
+	Accepted bool          // ObsResource: the resource accepted the operation
+	Reason   string        // why a grant, belief or attempt ended (the Reason* constants)
+	Name     string        // metric or counter name; a resource operation's update
+	Value    int64         // a metric's value, a counter's increment, a majority's size, a bucket
+	Text     string        // a note's sentence, or extra detail
 	// Seq orders a replicated service's grant reports: the position of the state
 	// change in its log (a Raft index, a zxid). A new leader applies entries its
 	// predecessor already applied and reported; the checker ignores a report at or

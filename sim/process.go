@@ -13,6 +13,8 @@ type ProcID int32
 // reuses, so a step allocates nothing on its own account. A process never sees true
 // time or another process's state except through messages.
 type Process interface {
+	// Step handles one input: now is the process's own clock reading (never
+	// true time), in what woke it; everything it does goes into out.
 	Step(now LocalTime, in Input, out *Outputs)
 	// Describe is the process's state as text, for per-step snapshots.
 	Describe() string
@@ -20,6 +22,7 @@ type Process interface {
 
 // TimerNamer is implemented by processes that name their timers for the log.
 type TimerNamer interface {
+	// TimerName is the timer's name in the log ("validity", "retry"), or "".
 	TimerName(TimerID) string
 }
 
@@ -28,14 +31,15 @@ type TimerNamer interface {
 // their firing as background (Event.Background), as the protocol marks the
 // messages such a timer sends (Message.Background).
 type BackgroundTimers interface {
+	// BackgroundTimer reports whether the timer only keeps something alive.
 	BackgroundTimer(TimerID) bool
 }
 
 // Env is what a process is told about itself when it is created (or re-created after
 // a crash: a crash loses memory, so the kernel builds a fresh process each time).
 type Env struct {
-	ID    ProcID
-	Name  string
+	ID    ProcID     // this process's ID: what others send to, what observations name
+	Name  string     // its name in the scenario ("c1", "r1")
 	Names []string   // every process's name, indexed by ProcID
 	Rand  *rand.Rand // this process's own stream; it survives restarts
 	// Incarnation counts restarts: 0 for the first run. A process that must make
@@ -69,10 +73,10 @@ type TimerID uint64
 
 // Input is one thing a process handles in one step.
 type Input struct {
-	Kind  InputKind
-	From  ProcID
-	Msg   Message
-	Timer TimerID
+	Kind  InputKind // what woke the process
+	From  ProcID    // InMessage: the sender
+	Msg   Message   // InMessage: the message; InCommand: the command ({Op: "acquire", Key: "L"})
+	Timer TimerID   // InTimer: which timer fired
 	Disk  []Message // InRestart: the records that survived, oldest first
 }
 

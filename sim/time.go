@@ -76,8 +76,8 @@ func FormatDuration(d time.Duration) string {
 // get from a monotonic clock: it drifts like the wall clock but never jumps. Both are
 // durations since the local epoch.
 type LocalTime struct {
-	Wall time.Duration
-	Mono time.Duration
+	Wall time.Duration // the wall clock: offset, drift and jumps (gettimeofday)
+	Mono time.Duration // the monotonic clock: drift only (CLOCK_MONOTONIC)
 }
 
 // String is the reading's text form: "wall 1.000s mono 1.000s".

@@ -14,14 +14,14 @@ import (
 // reading, the observations, and how the run ended. The checker, the timeline, the
 // TUI and the explorer all read it; nothing re-simulates to draw.
 type Trace struct {
-	Seed      uint64
-	Names     []string // process names, by ProcID
-	Roles     []string // process roles ("redis", "client"), by ProcID
-	Obs       []Observation
-	Actions   []Action
-	Limits    Limits
-	End       Time
-	EndReason EndReason
+	Seed      uint64        // the world's seed
+	Names     []string      // process names, by ProcID
+	Roles     []string      // process roles ("redis", "client"), by ProcID
+	Obs       []Observation // every observation, in the order reported
+	Actions   []Action      // the scheduled actions; Event.Action indexes them
+	Limits    Limits        // the run's limits
+	End       Time          // true time when the run ended
+	EndReason EndReason     // why it ended
 
 	// Clocks is each process's clock at the start; with the clock-jump and
 	// clock-drift events it gives any reading at any time (ClockAt).
@@ -29,9 +29,9 @@ type Trace struct {
 
 	events      chunked[Event]
 	clockEvents map[ProcID][]int // built on first use
-	msgs        chunked[Message] // sent and commanded messages, by index
-	strs        []string         // notes and state snapshots
-	intern      map[string]int32 // notes, which repeat ("partition", timer names)
+	msgs        chunked[msgRec]  // sent and commanded messages, by index
+	bodies      chunked[any]     // the messages' payloads, for the few that have one
+	strs        strtab           // every word of the messages, the notes, the snapshots
 	bytes       int64            // what the tables above hold, as memory.go estimates it
 }
 
@@ -74,14 +74,14 @@ func (t *Trace) Msg(e *Event) Message {
 	if e.msg < 0 {
 		return Message{}
 	}
-	return *t.msgs.at(int(e.msg))
+	return t.message(e.msg)
 }
 
 // Background reports whether the event is background traffic, as the protocol
 // declared it: a background message's send, delivery or drop
 // (Message.Background), or a background timer's firing (Event.Background).
 func (t *Trace) Background(e *Event) bool {
-	return e.Background || e.msg >= 0 && t.msgs.at(int(e.msg)).Background
+	return e.Background || e.msg >= 0 && t.msgs.at(int(e.msg)).flags&recBackground != 0
 }
 
 // Note returns the event's note ("partition", "c1 is down", a timer's name).
@@ -89,7 +89,7 @@ func (t *Trace) Note(e *Event) string {
 	if e.note < 0 {
 		return ""
 	}
-	return t.strs[e.note]
+	return t.strs.str(uint32(e.note))
 }
 
 // State returns the snapshot of the event's process after its step, when the run
@@ -98,7 +98,39 @@ func (t *Trace) State(e *Event) string {
 	if e.state < 0 {
 		return ""
 	}
-	return t.strs[e.state]
+	return t.strs.str(uint32(e.state))
+}
+
+// msgRec is a message as the trace keeps it: its words as numbers into the
+// trace's string table (each distinct word is stored once: "SET", "L", "c1#1"
+// repeat thousands of times), its numbers, and its payload, when it has one, in a
+// side table. It holds no pointer, so the garbage collector never scans the
+// message table, and it is less than half a Message's size. Trace.Msg rebuilds
+// the Message; its text is made only when a reader asks (Message.String).
+type msgRec struct {
+	nums                 [2]int64
+	id                   uint64
+	op, key, value, opts uint32
+	body                 int32 // index into Trace.bodies, or -1
+	flags                uint8 // recShown0, recShown1, recBackground
+}
+
+const (
+	recShown0 uint8 = 1 << iota
+	recShown1
+	recBackground
+)
+
+// message rebuilds message i.
+func (t *Trace) message(i int32) Message {
+	r := t.msgs.at(int(i))
+	m := Message{Op: t.strs.str(r.op), Key: t.strs.str(r.key), Value: t.strs.str(r.value), Opts: t.strs.str(r.opts),
+		ID: r.id, nums: r.nums, shown: [2]bool{r.flags&recShown0 != 0, r.flags&recShown1 != 0},
+		Background: r.flags&recBackground != 0}
+	if r.body >= 0 {
+		m.Body = *t.bodies.at(int(r.body))
+	}
+	return m
 }
 
 // The trace's tables grow only through these, which keep its memory estimate.
@@ -114,26 +146,45 @@ func (t *Trace) addObs(o Observation) {
 }
 
 func (t *Trace) addMsg(m *Message) int32 {
+	r := msgRec{nums: m.nums, id: m.ID, op: t.strs.id(m.Op), key: t.strs.id(m.Key), value: t.strs.id(m.Value),
+		opts: t.strs.id(m.Opts), body: -1}
+	if m.shown[0] {
+		r.flags |= recShown0
+	}
+	if m.shown[1] {
+		r.flags |= recShown1
+	}
+	if m.Background {
+		r.flags |= recBackground
+	}
+	if m.Body != nil {
+		r.body = int32(t.bodies.add(m.Body))
+	}
+	t.countMsg(m)
+	return int32(t.msgs.add(r))
+}
+
+// countMsg adds a message to the memory estimate. It counts every message's
+// words at full length, shared or not, so that a run that keeps no messages
+// (Config.CheckerOnly) makes the same estimate, and stops at the same limit.
+func (t *Trace) countMsg(m *Message) {
 	t.bytes += msgSize(m)
-	return int32(t.msgs.add(*m))
 }
 
+// internNote numbers a note: notes repeat ("partition", timer names).
 func (t *Trace) internNote(s string) int32 {
-	if i, ok := t.intern[s]; ok {
-		return i
+	n := len(t.strs.strs)
+	id := t.strs.id(s)
+	if len(t.strs.strs) > n {
+		t.bytes += internedBytes + int64(len(s))
 	}
-	if t.intern == nil {
-		t.intern = map[string]int32{}
-	}
-	i := t.addString(s)
-	t.intern[s] = i
-	return i
+	return int32(id)
 }
 
+// addString stores a snapshot: each is its own.
 func (t *Trace) addString(s string) int32 {
 	t.bytes += strBytes + int64(len(s))
-	t.strs = append(t.strs, s)
-	return int32(len(t.strs) - 1)
+	return int32(t.strs.add(s))
 }
 
 // Name returns a process's name, or "-" for NoProc.

@@ -8,9 +8,15 @@ import (
 
 // Config is a world's fixed settings.
 type Config struct {
-	Seed      uint64
-	Limits    Limits
-	Snapshots bool // record each stepping process's Describe() after every step
+	Seed      uint64 // seeds every random draw of the run (network, processes' Env.Rand)
+	Limits    Limits // when the run is cut short; the zero Limits is DefaultLimits
+	Snapshots bool   // record each stepping process's Describe() after every step
+	// CheckerOnly records only what the checker reads: every event, note and
+	// observation, but no message contents (Trace.Msg returns the zero Message,
+	// Event.HasMsg is false). The run itself is the same, event for event: a
+	// run that only needs a verdict (an exploration's) saves the message table
+	// and its string table, and a failing seed is re-run in full to be shown.
+	CheckerOnly bool
 }
 
 // World is the kernel: it owns true time, the queue, the processes, the network and
@@ -28,6 +34,7 @@ type World struct {
 	actions  []Action
 	triggers []trigger
 	trace    Trace
+	flying   inflight // messages on their way, with CheckerOnly
 	started  bool
 	ended    bool
 }
@@ -207,8 +214,9 @@ func (w *World) dispatch(it item) {
 	}
 	if it.kind == itDeliver && !it.arrived && w.net.isCut(it.from, it.proc) {
 		ev := w.ev(EvDrop, it.proc, it.from)
-		ev.msg, ev.MsgID = it.slot, it.msgID
+		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
 		w.record(w.noted(ev, "partition"))
+		w.handled(it.slot)
 		return
 	}
 	s := &w.procs[it.proc]
@@ -227,10 +235,12 @@ func (w *World) dispatch(it item) {
 	switch it.kind {
 	case itDeliver:
 		ev := w.ev(EvDeliver, it.proc, it.from)
-		ev.msg, ev.MsgID = it.slot, it.msgID
+		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
 		// Each delivery gets its own payload: the trace keeps the message as sent,
 		// and a duplicate's second delivery does not see what the first changed.
-		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: w.trace.msgs.at(int(it.slot)).Clone()}, ev)
+		m := w.flyingMsg(it.slot).Clone()
+		w.handled(it.slot)
+		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: m}, ev)
 	case itTimer:
 		w.disarm(s, it.timer)
 		ev := w.ev(EvTimer, it.proc, NoProc)
@@ -251,7 +261,8 @@ func (w *World) dispatch(it item) {
 func (w *World) release(it item) {
 	if it.kind == itDeliver {
 		ev := w.ev(EvDrop, it.proc, it.from)
-		ev.msg, ev.MsgID = it.slot, it.msgID
+		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
+		w.handled(it.slot)
 		why := w.procs[it.proc].name + " is down"
 		if w.procs[it.proc].state != stDown {
 			why = "meant for an earlier incarnation of " + w.procs[it.proc].name
@@ -335,10 +346,12 @@ func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
 	}
 	w.msgSeq++
 	send := Event{At: w.now, Kind: EvSend, Proc: from, Peer: to, Local: local, Action: -1, note: -1, state: -1}
-	send.msg, send.MsgID = w.trace.addMsg(m), w.msgSeq
+	slot := w.keep(m)
+	send.msg, send.MsgID = w.traced(slot), w.msgSeq
 	if w.net.isCut(from, to) {
 		w.record(w.noted(send, "not sent: the link is cut"))
 		w.recordDrop(&send, "partition")
+		w.handled(slot)
 		return
 	}
 	link := w.net.state(from, to)
@@ -349,14 +362,16 @@ func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
 	w.record(send)
 	if lost {
 		w.recordDrop(&send, "loss")
+		w.handled(slot)
 		return
 	}
-	w.queueMessage(from, to, send.msg, send.MsgID, at)
+	w.queueMessage(from, to, slot, send.MsgID, at)
 	if w.net.duplicate(link) {
 		if at2, lost := w.net.arrival(link, w.now); !lost {
-			w.queueMessage(from, to, send.msg, send.MsgID, at2)
+			w.queueMessage(from, to, slot, send.MsgID, at2)
 		}
 	}
+	w.handled(slot) // the reference transmit held while queueing
 }
 
 func (w *World) recordDrop(send *Event, why string) {
@@ -365,11 +380,81 @@ func (w *World) recordDrop(send *Event, why string) {
 	w.record(w.noted(drop, why))
 }
 
-// queueMessage queues a delivery of the trace's message msg: the trace's message
-// table is also the store of messages in flight.
-func (w *World) queueMessage(from, to ProcID, msg int32, id uint64, at Time) {
+// queueMessage queues a delivery of the message in slot.
+func (w *World) queueMessage(from, to ProcID, slot int32, id uint64, at Time) {
+	w.flying.hold(slot, w.cfg.CheckerOnly)
 	w.push(item{at: at, kind: itDeliver, proc: to, from: from,
-		gen: w.procs[to].gen, slot: msg, msgID: id})
+		gen: w.procs[to].gen, slot: slot, msgID: id})
+}
+
+// Messages on their way. In a full run the trace's message table is also the
+// store of messages in flight: a queued delivery names its message by its index
+// there. With CheckerOnly the trace keeps no message, and a delivery names a slot
+// in w.flying, freed once its last queued delivery is handled.
+
+// keep stores a message just sent and returns its slot.
+func (w *World) keep(m *Message) int32 {
+	if !w.cfg.CheckerOnly {
+		return w.trace.addMsg(m)
+	}
+	w.trace.countMsg(m) // the same estimate as a full run: the same limits
+	return w.flying.put(m)
+}
+
+// traced is the trace's index of the message in slot (-1 when it keeps none).
+func (w *World) traced(slot int32) int32 {
+	if w.cfg.CheckerOnly {
+		return -1
+	}
+	return slot
+}
+
+func (w *World) flyingMsg(slot int32) Message {
+	if w.cfg.CheckerOnly {
+		return w.flying.msgs[slot]
+	}
+	return w.trace.message(slot)
+}
+
+// handled drops one reference to the message in slot: a delivery handled, or
+// the sender's own once its deliveries are queued.
+func (w *World) handled(slot int32) {
+	if w.cfg.CheckerOnly {
+		w.flying.release(slot)
+	}
+}
+
+// inflight is a pool of message slots with reference counts: the sender's while
+// it queues, one per queued delivery.
+type inflight struct {
+	msgs []Message
+	refs []int32
+	free []int32
+}
+
+func (f *inflight) put(m *Message) int32 {
+	if n := len(f.free); n > 0 {
+		slot := f.free[n-1]
+		f.free = f.free[:n-1]
+		f.msgs[slot], f.refs[slot] = *m, 1
+		return slot
+	}
+	f.msgs = append(f.msgs, *m)
+	f.refs = append(f.refs, 1)
+	return int32(len(f.msgs) - 1)
+}
+
+func (f *inflight) hold(slot int32, on bool) {
+	if on {
+		f.refs[slot]++
+	}
+}
+
+func (f *inflight) release(slot int32) {
+	if f.refs[slot]--; f.refs[slot] == 0 {
+		f.msgs[slot] = Message{} // let its payload go
+		f.free = append(f.free, slot)
+	}
 }
 
 func (w *World) setTimer(p ProcID, t timerOp) {
@@ -437,7 +522,12 @@ func (w *World) act(i int) {
 	}
 	switch a.Kind {
 	case ActCommand:
-		ev.Kind, ev.msg = EvCommand, w.trace.addMsg(&a.Msg)
+		ev.Kind = EvCommand
+		if w.cfg.CheckerOnly {
+			w.trace.countMsg(&a.Msg)
+		} else {
+			ev.msg = w.trace.addMsg(&a.Msg)
+		}
 		switch s.state {
 		case stDown:
 			w.record(w.noted(ev, "ignored: "+s.name+" is down"))

@@ -19,7 +19,25 @@ type ClientConfig struct {
 	Hold time.Duration
 	// Timeout: a request unanswered this long goes to the next member (default 1 s).
 	Timeout time.Duration
+	// NoWaitCheck is the Mutex before the fix of etcd issue 11456 (PR 11408,
+	// December 2019): once nobody is left before its key, Lock returned
+	// without checking that its own key still existed, and nothing in the wait
+	// looked at the session's lease, so a waiter whose lease had expired (its
+	// key deleted) was told it held the lock. Off, the Mutex of today: after
+	// the wait it reads its key back and gives up if the key is gone, and the
+	// lease's loss ends the wait.
+	NoWaitCheck bool
+	// DeadlineLoop checks the client-side lease deadline as clientv3's lessor
+	// does (deadlineLoop): once a second it closes every keepalive whose
+	// deadline (the last answer's TTL after it came) has passed, so the client
+	// learns that its lease may be gone up to a second after the deadline.
+	// Off, the deadline is a timer that fires exactly at it.
+	DeadlineLoop bool
 }
+
+// deadlineLoopPeriod is how often clientv3's lessor looks at its keepalives'
+// deadlines (lease.go, deadlineLoop: time.After(time.Second)).
+const deadlineLoopPeriod = time.Second
 
 // Client commands (acquire, release, read, write) are those of every lock client.
 const (
@@ -50,6 +68,7 @@ const (
 	timerRequest
 	timerHold
 	timerRetry
+	timerDeadlineLoop
 )
 
 // requestRetry is clientv3's pause between retries of a request a member
@@ -75,6 +94,9 @@ type Client struct {
 	watched string // the predecessor's key while waiting
 	from    int64  // the revision its watch starts from
 	belief  sim.Belief
+	// deadline (DeadlineLoop): when, on its monotonic clock, the lease may be
+	// gone unless a keepalive answer moves it on.
+	deadline time.Duration
 }
 
 // NewClient returns a constructor for a lock client with cfg.
@@ -114,6 +136,14 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.keepAlive(now, out)
 		case timerDeadline:
 			c.leaseLost("no keepalive answer for the lease's TTL", out)
+		case timerDeadlineLoop:
+			if c.lease == 0 {
+				return
+			}
+			out.SetTimer(timerDeadlineLoop, deadlineLoopPeriod)
+			if now.Mono > c.deadline {
+				c.leaseLost(fmt.Sprintf("its deadline loop finds the lease's deadline %s past", sim.FormatDuration(now.Mono-c.deadline)), out)
+			}
 		case timerRequest:
 			if c.pending.Op != "" {
 				c.failover("no answer from "+c.env.Names[c.srv()], out)
@@ -131,7 +161,7 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		c.command(in.Msg, out)
 	case sim.InMessage:
 		if slices.Contains(c.cfg.Members, in.From) {
-			c.reply(in.Msg, out)
+			c.reply(now, in.Msg, out)
 		}
 	}
 }
@@ -226,7 +256,17 @@ func (c *Client) find(out *sim.Outputs) {
 		Value: fmt.Sprintf("max-create-rev=%d", c.rev-1)}.Carrying(ArgMaxCreateRev, c.rev-1), out)
 }
 
-func (c *Client) reply(m sim.Message, out *sim.Outputs) {
+// setDeadline moves the client-side lease deadline to ttl from now: a timer,
+// or with DeadlineLoop a time the loop compares with.
+func (c *Client) setDeadline(now sim.LocalTime, ttl time.Duration, out *sim.Outputs) {
+	if c.cfg.DeadlineLoop {
+		c.deadline = now.Mono + ttl
+		return
+	}
+	out.SetTimer(timerDeadline, ttl)
+}
+
+func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepTTL:
 		if m.Num(ArgLease) != c.lease || c.lease == 0 {
@@ -237,7 +277,7 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 			c.leaseLost("the leader says its lease is gone", out)
 			return
 		}
-		out.SetTimer(timerDeadline, time.Duration(m.Num(ArgLeaseTTL))*time.Millisecond) // etcd's client-side deadline
+		c.setDeadline(now, time.Duration(m.Num(ArgLeaseTTL))*time.Millisecond, out) // etcd's client-side deadline
 		return
 	case RepEvent:
 		if c.state == lockWatching && m.Key == c.watched {
@@ -268,7 +308,10 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 	case lockGranting:
 		c.lease = m.Num(ArgLease)
 		c.ka.Start(out)
-		out.SetTimer(timerDeadline, time.Duration(m.Num(ArgLeaseTTL))*time.Millisecond)
+		c.setDeadline(now, time.Duration(m.Num(ArgLeaseTTL))*time.Millisecond, out)
+		if c.cfg.DeadlineLoop {
+			out.SetTimer(timerDeadlineLoop, deadlineLoopPeriod)
+		}
 		c.key = fmt.Sprintf("%s/%x", c.lock, c.lease)
 		c.state = lockPutting
 		c.request(sim.Message{Op: OpTxn, Key: c.key, Value: fmt.Sprintf("put-if-absent lease=%d", c.lease)}.Carrying(ArgLease, c.lease), out)
@@ -280,6 +323,10 @@ func (c *Client) reply(m sim.Message, out *sim.Outputs) {
 		}
 		c.find(out)
 	case lockFinding:
+		if m.Key == "" && c.cfg.NoWaitCheck { // before etcd#11456's fix: no check
+			c.hold(out)
+			return
+		}
 		if m.Key == "" { // nobody before me is left: check that my key survived the wait
 			c.state = lockConfirming
 			c.request(sim.Message{Op: OpRange, Key: c.key}, out)
@@ -322,6 +369,11 @@ func (c *Client) leaseLost(why string, out *sim.Outputs) {
 	if c.lease == 0 {
 		return
 	}
+	if c.cfg.NoWaitCheck && (c.state == lockFinding || c.state == lockWatching) {
+		// etcd#11456: the waiting Mutex watched only its predecessor's key.
+		out.Observe(sim.Note(c.env.ID, "%s: %s; its Mutex, waiting, does not look", c.env.Name, why))
+		return
+	}
 	out.Observe(sim.Note(c.env.ID, "%s: %s", c.env.Name, why))
 	c.belief.End(out, c.env.ID, "lease expired")
 	if c.state != lockIdle && c.state != lockHolding && c.state < lockReleasing {
@@ -348,12 +400,16 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "work done"
 	case timerRetry:
 		return "retry"
+	case timerDeadlineLoop:
+		return "deadline loop"
 	}
 	return ""
 }
 
-// BackgroundTimer: the keepalive renews the lease.
-func (c *Client) BackgroundTimer(id sim.TimerID) bool { return id == timerKeepAlive }
+// BackgroundTimer: the keepalive renews the lease; the deadline loop only looks.
+func (c *Client) BackgroundTimer(id sim.TimerID) bool {
+	return id == timerKeepAlive || id == timerDeadlineLoop
+}
 
 // Describe is the client's state.
 func (c *Client) Describe() string {

@@ -40,7 +40,7 @@ var members = []string{"e1", "e2", "e3"}
 // draw draws a case with faults from the menu and, when lossy, a network that
 // loses, duplicates and reorders up to 5% of messages each.
 func draw(t *rapid.T, m simtest.Menu, lossy bool) world {
-	w := world{Case: simtest.Draw(t, members, m), net: sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}}
+	w := world{Case: simtest.Draw(t, members, m), net: netOf()}
 	if lossy {
 		p := func(name string) float64 { return float64(rapid.IntRange(0, 5).Draw(t, name)) / 100 }
 		w.net.Loss, w.net.Dup, w.net.Reorder = p("loss_pct"), p("dup_pct"), p("reorder_pct")
@@ -48,15 +48,20 @@ func draw(t *rapid.T, m simtest.Menu, lossy bool) world {
 	return w
 }
 
+// netOf is the drawn runs' network: 1-2 ms a message.
+func netOf() sim.Link {
+	return sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}
+}
+
 func run(s world, fencing bool) check.Report {
-	return check.Check(runTrace(s, fencing), check.Options{})
+	return check.Check(runTrace(s, etcd.ClientConfig{Fencing: fencing}), check.Options{})
 }
 
 // runTrace runs a drawn world: 3 members, the clients, the resource db. A crash
 // restarts the process later (e1 leads a fresh cluster, so a crash of e1 early
 // is a leader failure, and later crashes hit whoever leads then as often as a
 // follower); a partition cuts a member off from the other two.
-func runTrace(s world, fencing bool) *sim.Trace {
+func runTrace(s world, client etcd.ClientConfig) *sim.Trace {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, Limits: sim.Limits{MaxEvents: 300_000, MaxTime: 15 * time.Second, MaxQueue: 10_000}})
 	var ids []sim.ProcID
 	for i := range members {
@@ -68,10 +73,11 @@ func runTrace(s world, fencing bool) *sim.Trace {
 	var clients []sim.ProcID
 	for i := range s.Clients {
 		order := []sim.ProcID{ids[i%3], ids[(i+1)%3], ids[(i+2)%3]}
-		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{},
-			etcd.NewClient(etcd.ClientConfig{Members: order, Fencing: fencing, TTL: 2 * time.Second})))
+		cfg := client
+		cfg.Members, cfg.TTL = order, 2*time.Second
+		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{}, etcd.NewClient(cfg)))
 	}
-	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: fencing}))
+	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: client.Fencing}))
 	w.Network().SetDefault(s.net)
 	s.Apply(w, clients, members)
 	return w.Run()
@@ -124,7 +130,7 @@ func TestPropertyLiveClientsNeverBelieveTogether(t *testing.T) {
 // Without fencing, random pauses find the lost update of etcd-pause.
 func TestPropertyPausesWithoutFencingAreFound(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		s := world{Case: simtest.DrawPause(t), net: sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform}}
+		s := world{Case: simtest.DrawPause(t), net: netOf()}
 		if v := violations(run(s, false), "resource-safe"); len(v) > 0 {
 			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
 		}

@@ -16,7 +16,7 @@ import (
 // The zero Attempts reports and never retries on its own timer; set the fields
 // once, when the process is built.
 type Attempts struct {
-	Client sim.ProcID
+	Client sim.ProcID  // the client itself, as its reports name it
 	Rand   *rand.Rand  // the client's own stream (sim.Env.Rand), for the waits
 	Retry  Retry       // the policy
 	Timer  sim.TimerID // the client's retry timer, armed after a failure it retries

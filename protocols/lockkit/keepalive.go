@@ -33,7 +33,7 @@ const (
 // names them, and passes their firings to Beat (Heartbeat) and handles the
 // Deadline's firing as a lost server itself.
 type Keepalive struct {
-	Detect    Detect
+	Detect    Detect        // how a lost server is judged
 	Period    time.Duration // a heartbeat every Period
 	Timeout   time.Duration // how long an unanswered heartbeat, or a silence, means lost
 	Heartbeat sim.TimerID   // the heartbeat timer

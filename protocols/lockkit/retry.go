@@ -28,6 +28,7 @@ const (
 
 var backoffNames = [...]string{Never: "never", Fixed: "fixed", Uniform: "uniform", Exponential: "exponential"}
 
+// String is the policy's name in the scenario language: "fixed", "exponential".
 func (b Backoff) String() string {
 	if int(b) < len(backoffNames) {
 		return backoffNames[b]
@@ -39,7 +40,7 @@ func (b Backoff) String() string {
 // and after how long. Every client in locksim uses it with this meaning. The
 // zero Retry never retries.
 type Retry struct {
-	Backoff Backoff
+	Backoff Backoff // how each wait is chosen; Never (the zero value) does not retry
 	// Delay is every wait (Fixed), the shortest wait (Uniform) or the first wait
 	// (Exponential).
 	Delay time.Duration

@@ -2,6 +2,7 @@ package redlock_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -50,4 +51,15 @@ func BenchmarkRedlockRun(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(events)/float64(b.N), "events/run")
+	// What one run's trace keeps on the heap, per event (events, messages,
+	// observations, strings), after a garbage collection.
+	b.StopTimer()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tr := workload(1, false).Run()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(tr.Len()), "B/event-resident")
+	runtime.KeepAlive(tr)
 }

@@ -28,6 +28,55 @@ type ClientConfig struct {
 	CheckAfter time.Duration
 	// Hold, when set, releases the lock this long after acquiring it.
 	Hold time.Duration
+
+	// The published mistakes, each off by default (the recipe as written):
+
+	// TrustWatch is "a watch fired, so I hold the lock": when the predecessor's
+	// node is gone (its watch fires, or exists finds nothing) the client takes
+	// the lock without reading the children again. The recipe says to call
+	// getChildren again: the predecessor may have left the queue without ever
+	// holding (it gave up, or its session expired), while the holder still
+	// holds (ZooKeeper recipes, "Locks", step 5: "if exists() returns null, go
+	// to step 2").
+	TrustWatch bool
+	// SequenceToken takes the fencing token from the node name's 10-digit
+	// sequence suffix instead of its czxid. The counter belongs to the lock
+	// node: a container lock node the server deletes when it is empty comes
+	// back with the counter at 0, so tokens repeat.
+	SequenceToken bool
+	// StaleDelete keeps resending a released node's delete after the session
+	// that owned the node has expired: under the new session, by name, it can
+	// delete a node of the same name someone else has since been given.
+	StaleDelete bool
+	// StopOnSuspend follows Curator's advice on connection states: when the
+	// connection is lost (SUSPENDED) the holder stops work (its belief ends);
+	// if it reconnects within the session timeout (RECONNECTED) it checks the
+	// children and holds again; if not, the session is taken as lost (LOST,
+	// Curator 3's client-side timer of the negotiated session timeout) and the
+	// client gives up and starts a new session. Off, a holder goes on
+	// believing while its connection is down, until it is told its session
+	// expired.
+	StopOnSuspend bool
+	// ReleaseOnce sends a release's delete once and forgets the node whatever
+	// the answer (Curator's historical defects CURATOR-486 and CURATOR-678:
+	// InterProcessMutex.release dropped its local lock data even when the
+	// delete failed on a connection loss, and never retried it). A lost delete
+	// leaves the node, and the lock, held by a live session for ever. Off, the
+	// delete is resent until answered (Curator's guaranteed delete).
+	ReleaseOnce bool
+	// Rejoin is Curator's LeaderLatch: a participant whose session is lost
+	// (LOST, or the ensemble says it expired) takes part again, with a new
+	// node, as soon as it has a new session, until it is told to leave (a
+	// release: LeaderLatch.close). With StopOnSuspend it is the latch's
+	// standard connection handling: leadership ends at SUSPENDED.
+	Rejoin bool
+	// ProtectedGUID is Curator's historical defect CURATOR-604: the protected
+	// name carries an id of the acquire (Curator's GUID) where Protected puts
+	// the session's, so an acquire that carries on under a new session after
+	// its connection was LOST (StopOnSuspend) finds, by that id, the node its
+	// old session made, and adopts it: the ensemble deletes that node when the
+	// old session expires, while the client believes it holds the lock.
+	ProtectedGUID bool
 }
 
 // opWatchChildren marks the herd variant's re-read with a watch.
@@ -65,6 +114,7 @@ const (
 	timerReconnect
 	timerHold
 	timerRead
+	timerLost
 )
 
 // Client is a process that takes a lock with the ZooKeeper recipe.
@@ -82,9 +132,15 @@ type Client struct {
 	deleting string // a released node whose delete is not yet answered
 	czxid    int64
 	belief   sim.Belief
-	wantLock string // an acquire that waits for the connection
-	ka       lockkit.Keepalive
-	tries    lockkit.Attempts
+	// suspended: StopOnSuspend's holder whose connection is lost; it holds
+	// again only after it reconnects and finds its node still the lowest.
+	suspended bool
+	regained  bool   // a RECONNECTED holder is checking its node again
+	wantLock  string // an acquire that waits for the connection
+	joined    bool   // Rejoin: a participant, from its acquire to its release
+	acquires  int    // acquire commands taken: ProtectedGUID's id of the acquire
+	ka        lockkit.Keepalive
+	tries     lockkit.Attempts
 }
 
 // NewClient returns a constructor for a lock-recipe client with cfg.
@@ -135,6 +191,8 @@ func (c *Client) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerRead:
 			c.connectionLost(now, fmt.Sprintf("no answer from %s for %s, 2/3 of the session timeout",
 				c.env.Names[c.srv()], sim.FormatDuration(c.ka.Timeout)), out)
+		case timerLost:
+			c.lost(now, out)
 		case timerHold:
 			if c.state == lockHolding {
 				c.command(now, sim.Message{Op: CmdRelease, Key: c.lock}, out)
@@ -176,6 +234,16 @@ func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs)
 	}
 	c.conn = disconnected
 	c.ka.Lost(out)
+	if c.cfg.StopOnSuspend && c.state != lockIdle && !c.suspended {
+		// SUSPENDED: "you cannot be certain that you still hold the lock".
+		c.suspended = true
+		out.SetTimer(timerLost, c.cfg.SessionTimeout)
+		if c.state == lockHolding {
+			c.belief.End(out, c.env.ID, "connection suspended")
+			out.Observe(sim.Note(c.env.ID, "%s is SUSPENDED: it stops work on %s until it reconnects, and calls its session LOST after %s",
+				c.env.Name, c.lock, sim.FormatDuration(c.cfg.SessionTimeout)))
+		}
+	}
 	c.server++
 	out.Observe(sim.Note(c.env.ID, "%s lost its connection (%s); it reconnects to %s", c.env.Name, why, c.env.Names[c.srv()]))
 	out.SetTimer(timerReconnect, 100*time.Millisecond)
@@ -188,7 +256,8 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			out.Observe(sim.Note(c.env.ID, "%s is already busy with %s (%s); acquire ignored", c.env.Name, c.lock, lockNames[c.state]))
 			return
 		}
-		c.lock = m.Key
+		c.lock, c.joined = m.Key, true
+		c.acquires++
 		c.tries.Begin(out, c.lock, "")
 		if c.conn != connected {
 			c.wantLock = m.Key
@@ -196,6 +265,13 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		}
 		c.create(out)
 	case CmdRelease:
+		if c.cfg.Rejoin && c.state == lockIdle && c.wantLock != "" && (m.Key == "" || m.Key == c.lock) {
+			// LeaderLatch.close while it waits for a session to rejoin with
+			c.tries.GiveUp(out)
+			c.joined, c.wantLock = false, ""
+			out.Observe(sim.Note(c.env.ID, "%s leaves the election for %s before rejoining it", c.env.Name, c.lock))
+			return
+		}
 		if c.state == lockIdle || (m.Key != "" && m.Key != c.lock) {
 			what := "no lock"
 			if m.Key != "" {
@@ -208,13 +284,22 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.tries.GiveUp(out)
 		}
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
+		c.joined, c.wantLock = false, ""
 		if c.node != "" {
 			// delete with version 0: the lock node is never written after its creation
-			c.deleting = "/" + c.lock + "/" + c.node
-			c.send(sim.Message{Op: OpDelete, Key: c.deleting}.With(ArgVersion, 0), OpDelete, out)
+			path := "/" + c.lock + "/" + c.node
+			if !c.cfg.ReleaseOnce {
+				c.deleting = path
+			}
+			c.send(sim.Message{Op: OpDelete, Key: path}.With(ArgVersion, 0), OpDelete, out)
 		}
-		c.state, c.node = lockIdle, ""
+		c.state, c.node, c.suspended = lockIdle, "", false
+		out.CancelTimer(timerLost)
 	case lockkit.CmdRead, lockkit.CmdWrite:
+		if c.cfg.StopOnSuspend && !c.belief.Holds() {
+			out.Observe(sim.Note(c.env.ID, "%s does not hold the lock now; %s not sent", c.env.Name, m.Op))
+			return
+		}
 		c.belief.Operate(out, c.env, m)
 	}
 }
@@ -223,7 +308,7 @@ func (c *Client) create(out *sim.Outputs) {
 	c.state = lockCreating
 	name := "lock-"
 	if c.cfg.Protected {
-		name = fmt.Sprintf("lock-%x-", c.session)
+		name = c.protectedPrefix()
 	}
 	c.send(sim.Message{Op: OpCreate, Key: "/" + c.lock + "/" + name, Opts: "EPHEMERAL SEQUENTIAL"}, OpCreate, out)
 }
@@ -257,6 +342,10 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		if c.state == lockWaiting {
 			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: c.env.ID, By: sim.NoProc, Name: "watch_notifications", Value: 1, Text: m.Opts})
 			out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: c.env.ID, By: sim.NoProc, Name: "watch_notifications_" + c.env.Name, Value: 1})
+			if c.trustsWatch() {
+				c.predecessorGone(out)
+				return
+			}
 			c.check(out)
 		}
 		return
@@ -276,6 +365,13 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	switch m.Op {
 	case RepConnected:
 		c.session, c.conn = m.Num(ArgSession), connected
+		if c.suspended { // RECONNECTED within the session: look again before holding
+			c.suspended = false
+			out.CancelTimer(timerLost)
+			if c.state == lockHolding {
+				c.state, c.regained = lockChecking, true
+			}
+		}
 		if granted := time.Duration(m.Num(ArgTimeout)) * time.Millisecond; granted > 0 && granted != c.cfg.SessionTimeout {
 			// The timeout the server granted: ZooKeeper's client pings and
 			// gives up on its server by it from now on.
@@ -299,7 +395,9 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			}
 			c.connectionLost(now, "the server is not serving", out)
 		case ErrNoNode:
-			if op == OpExists {
+			if op == OpExists && c.trustsWatch() {
+				c.predecessorGone(out)
+			} else if op == OpExists {
 				c.check(out) // the predecessor is already gone
 			}
 		}
@@ -332,7 +430,7 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 	}
 	kids = SortBySequence(slices.Clone(kids))
 	if c.node == "" && c.cfg.Protected {
-		prefix := fmt.Sprintf("lock-%x-", c.session)
+		prefix := c.protectedPrefix()
 		for _, k := range kids {
 			if strings.HasPrefix(k, prefix) {
 				c.node = k
@@ -349,15 +447,7 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 		out.Observe(sim.Note(c.env.ID, "%s's node %s is gone", c.env.Name, c.node))
 		c.state, c.node = lockIdle, ""
 	case i == 0:
-		c.state = lockHolding
-		var tok int64
-		if c.cfg.Fencing {
-			tok = c.czxid
-		}
-		c.belief.Start(out, c.env.ID, c.lock, c.node, 0, tok, c.cfg.Fencing)
-		if c.cfg.Hold > 0 {
-			out.SetTimer(timerHold, c.cfg.Hold)
-		}
+		c.hold(out)
 	case c.cfg.WatchParent && watched:
 		c.state = lockWaiting // the re-read armed a watch on the lock node
 	case c.cfg.WatchParent:
@@ -365,6 +455,85 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 	default:
 		c.send(sim.Message{Op: OpExists, Key: "/" + c.lock + "/" + kids[i-1], Opts: "WATCH"}, OpExists, out)
 	}
+}
+
+// hold: the client concludes that it holds the lock. Its fencing token is the
+// node's czxid, or with SequenceToken the name's sequence suffix.
+func (c *Client) hold(out *sim.Outputs) {
+	regained := c.regained
+	c.state, c.regained = lockHolding, false
+	var tok int64
+	switch {
+	case c.cfg.SequenceToken:
+		fmt.Sscanf(seqOf(c.node), "%d", &tok)
+	case c.cfg.Fencing:
+		tok = c.czxid
+	}
+	fenced := c.cfg.Fencing || c.cfg.SequenceToken
+	c.belief.Start(out, c.env.ID, c.lock, c.node, 0, tok, fenced)
+	if c.cfg.Hold > 0 && !regained { // a regained hold keeps its timer
+		out.SetTimer(timerHold, c.cfg.Hold)
+	}
+}
+
+// trustsWatch: the client makes mistake 8 (TrustWatch) in the recipe's
+// variant it applies to (the herd variant re-reads the children anyway).
+func (c *Client) trustsWatch() bool { return c.cfg.TrustWatch && !c.cfg.WatchParent }
+
+// predecessorGone is mistake 8: the node the client watched is gone, and it
+// takes that for the lock, without reading the children again.
+func (c *Client) predecessorGone(out *sim.Outputs) {
+	out.Observe(sim.Note(c.env.ID, "%s's predecessor is gone: it takes the lock without reading the children again", c.env.Name))
+	c.hold(out)
+}
+
+// lost is Curator's LOST after SUSPENDED: no reconnection within the session
+// timeout, so the session must be assumed gone. The client gives up its node
+// and will open a new session (the old one, no longer pinged, expires at the
+// ensemble and takes the node with it).
+func (c *Client) lost(now sim.LocalTime, out *sim.Outputs) {
+	if !c.suspended {
+		return
+	}
+	c.suspended = false
+	if c.state != lockHolding {
+		// An acquire in progress carries on under a new session (Curator's
+		// retry loop): a protected one looks for its node first.
+		out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it goes on acquiring %s under a new session",
+			c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
+		c.session, c.node, c.deleting = 0, "", ""
+		if c.cfg.Protected {
+			c.state = lockChecking
+		} else {
+			c.state, c.wantLock = lockIdle, c.lock
+		}
+		return
+	}
+	out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it gives up %s and will start a new session",
+		c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
+	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, ""
+	c.rejoin(out)
+}
+
+// protectedPrefix starts a protected node's name: the session's id, so that
+// only this session's node is found again, or (ProtectedGUID, CURATOR-604)
+// the acquire's, which a new session finds too.
+func (c *Client) protectedPrefix() string {
+	if c.cfg.ProtectedGUID {
+		return fmt.Sprintf("_c_%s-%d-lock-", c.env.Name, c.acquires)
+	}
+	return fmt.Sprintf("lock-%x-", c.session)
+}
+
+// rejoin: a LeaderLatch participant whose session is gone takes part again
+// with a new node once it has a new session (LeaderLatch.reset).
+func (c *Client) rejoin(out *sim.Outputs) {
+	if !c.cfg.Rejoin || !c.joined {
+		return
+	}
+	out.Observe(sim.Note(c.env.ID, "%s rejoins the election for %s with a new node once it has a new session", c.env.Name, c.lock))
+	c.tries.Begin(out, c.lock, "")
+	c.wantLock = c.lock
 }
 
 // expired: the ensemble says the session is gone, and with it the lock node.
@@ -376,8 +545,16 @@ func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
 	}
 	// The session's ephemeral nodes died with it: a delete still being resent
 	// would now go out under the new session, and could remove a node of the
-	// same name that someone else has since been given.
-	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, ""
+	// same name that someone else has since been given (unless the client
+	// makes mistake 10, StaleDelete).
+	if !c.cfg.StaleDelete {
+		c.deleting = ""
+	} else if c.deleting != "" {
+		out.Observe(sim.Note(c.env.ID, "%s still means to delete %s, which died with its old session", c.env.Name, c.deleting))
+	}
+	c.state, c.node, c.session, c.suspended = lockIdle, "", 0, false
+	out.CancelTimer(timerLost)
+	c.rejoin(out)
 	c.connect(now, out) // a new session for whatever comes next
 }
 
@@ -394,6 +571,8 @@ func (c *Client) TimerName(id sim.TimerID) string {
 		return "work done"
 	case timerRead:
 		return "read timeout"
+	case timerLost:
+		return "connection LOST"
 	}
 	return ""
 }

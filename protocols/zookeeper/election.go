@@ -46,6 +46,7 @@ func (s *Server) bootstrap(now sim.LocalTime, out *sim.Outputs) {
 // zxid.
 func (s *Server) becomeLooking(now sim.LocalTime, out *sim.Outputs) {
 	s.setRole(looking)
+	s.forgetContainers()
 	s.votes = map[sim.ProcID]int64{s.env.ID: s.lastLogged()}
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {

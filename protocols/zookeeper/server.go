@@ -83,6 +83,11 @@ type ServerConfig struct {
 	// stops leading (default 5 ticks: ZooKeeper's syncLimit of 5).
 	LeaderTimeout time.Duration
 	ElectionTime  time.Duration // how long an election takes (200 ms)
+	// Containers makes every lock node a container (containers.go): the
+	// leader deletes an empty one every ContainerCheck (default 60 s), and its
+	// sequential counter restarts. Off, lock nodes are persistent.
+	Containers     bool
+	ContainerCheck time.Duration
 }
 
 // role is a server's role in the ensemble (ZooKeeper's ServerState).
@@ -146,6 +151,10 @@ type Server struct {
 	held        []sim.Observation // a leader's reports, until it is established
 	waiting     []*txn            // the writes a leader holds back until it is established
 
+	nextContainerCheck time.Duration   // leader: when it next looks for empty containers (mono)
+	dropping           map[string]bool // leader: containers whose delete is on its way
+	heldCreates        []*txn          // leader: creates under them, held back
+
 	heard   sessionClock         // when this server last heard from each session
 	clients map[int64]sim.ProcID // sessions connected to this server
 	watches watches
@@ -161,6 +170,9 @@ func NewServer(cfg ServerConfig) func(sim.Env) sim.Process {
 	}
 	if cfg.ElectionTime == 0 {
 		cfg.ElectionTime = 200 * time.Millisecond
+	}
+	if cfg.ContainerCheck == 0 {
+		cfg.ContainerCheck = DefaultContainerCheck
 	}
 	return func(env sim.Env) sim.Process {
 		s := &Server{env: env, cfg: cfg, t: newTree(), acks: map[int64][]bool{}, heard: sessionClock{},
@@ -277,6 +289,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			s.remove(x.Path, out)
 			reply = &sim.Message{Op: RepDeleted, Key: x.Path}
 		}
+		s.containerGone(now, x.Path, out)
 	}
 	if x.changesNodes() {
 		s.reportHolders(x, t.updateHolders(), out)

@@ -124,6 +124,7 @@ func tickLeading(s *Server, now sim.LocalTime, id sim.TimerID, out *sim.Outputs)
 	}
 	if s.halves%2 == 0 && s.established {
 		s.expireSessions(now, out)
+		s.checkContainers(now, out)
 	}
 	out.SetTimer(timerTick, s.cfg.Tick/2)
 }
@@ -150,6 +151,9 @@ func tickFollowing(s *Server, now sim.LocalTime, id sim.TimerID, out *sim.Output
 func (s *Server) lead(now sim.LocalTime, x *txn, out *sim.Outputs) {
 	if !s.established {
 		s.waiting = append(s.waiting, x)
+		return
+	}
+	if s.holdForContainer(x) {
 		return
 	}
 	s.propose(now, x, out)

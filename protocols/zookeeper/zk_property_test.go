@@ -31,21 +31,35 @@ var servers = []string{"z1", "z2", "z3"}
 // run runs a drawn case: the ensemble, the clients and the resource db. A
 // partition cuts a server off from the other two.
 func run(s simtest.Case, fencing bool) check.Report {
+	return runWith(s, setup{client: zookeeper.ClientConfig{Fencing: fencing}, fencing: fencing})
+}
+
+// setup is a property test's ensemble and clients: the clients' variant (the
+// recipe, or one of its mistakes), the servers' lock nodes, the resource.
+type setup struct {
+	client     zookeeper.ClientConfig // Servers and SessionTimeout are filled in
+	containers bool                   // lock nodes are containers, checked every tick
+	fencing    bool                   // the resource checks tokens
+}
+
+func runWith(s simtest.Case, u setup) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: s.Seed, Limits: sim.Limits{MaxEvents: 200_000, MaxTime: 12 * time.Second, MaxQueue: 10_000}})
 	var ids []sim.ProcID
 	for i := range servers {
 		ids = append(ids, sim.ProcID(i))
 	}
 	for _, name := range servers {
-		w.AddProcess(name, "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: ids, Tick: 100 * time.Millisecond}))
+		w.AddProcess(name, "zookeeper", sim.Clock{}, zookeeper.NewServer(zookeeper.ServerConfig{Servers: ids, Tick: 100 * time.Millisecond,
+			Containers: u.containers, ContainerCheck: 100 * time.Millisecond}))
 	}
 	var clients []sim.ProcID
 	for i := range s.Clients {
-		order := []sim.ProcID{ids[i%3], ids[(i+1)%3], ids[(i+2)%3]}
-		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{},
-			zookeeper.NewClient(zookeeper.ClientConfig{Servers: order, Fencing: fencing, SessionTimeout: 2 * time.Second})))
+		cfg := u.client
+		cfg.Servers = []sim.ProcID{ids[i%3], ids[(i+1)%3], ids[(i+2)%3]}
+		cfg.SessionTimeout = 2 * time.Second
+		clients = append(clients, w.AddProcess(fmt.Sprintf("c%d", i+1), "client", sim.Clock{}, zookeeper.NewClient(cfg)))
 	}
-	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: fencing}))
+	w.AddProcess("db", "resource", sim.Clock{}, resource.New(resource.Config{Fencing: u.fencing}))
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond, Jitter: time.Millisecond, Dist: sim.DelayUniform})
 	s.Apply(w, clients, servers)
 	return check.Check(w.Run(), check.Options{})

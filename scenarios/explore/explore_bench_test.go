@@ -13,14 +13,21 @@ import (
 //
 //	go test ./scenarios/explore -run '^$' -bench . -benchmem -cpu 1
 
-func BenchmarkRuns(b *testing.B) {
+func BenchmarkRuns(b *testing.B) { benchRuns(b, false) }
+
+// BenchmarkRunsFullTrace is BenchmarkRuns recording each run's whole trace, as
+// explore did before it recorded only what the checker reads: the ratio of the
+// two is that saving.
+func BenchmarkRunsFullTrace(b *testing.B) { benchRuns(b, true) }
+
+func benchRuns(b *testing.B, full bool) {
 	for _, name := range explore.Presets() {
 		b.Run(name, func(b *testing.B) {
 			tpl, err := explore.Preset(name)
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := &explore.Config{Template: tpl, Space: fault.Space{Menu: fault.Kinds}}
+			c := &explore.Config{Template: tpl, Space: fault.Space{Menu: fault.Kinds}, FullTrace: full}
 			c.Space.Menu = c.Usable()
 			b.ReportAllocs()
 			seed := uint64(0)

@@ -14,7 +14,7 @@ import (
 
 // Config is what an exploration checks, and how.
 type Config struct {
-	Template *Template
+	Template *Template // what the faults are drawn over
 	// Space is the menu, MaxFaults, MaxDrift and swarm mode; the template gives
 	// the targets and the end (its horizon).
 	Space fault.Space
@@ -27,18 +27,25 @@ type Config struct {
 	// Hash records each run's trace hash (for the determinism check; it costs
 	// more than the run).
 	Hash bool
+	// FullTrace records each run's whole trace. Without it (and without Hash) a
+	// run records only what the checker reads (scenarios.RunOptions.CheckerOnly):
+	// the verdict is the same, and a failing seed is run again in full where it
+	// is shown (the written scenario replays it).
+	FullTrace bool
+
+	parsed *parsed // the template, parsed once (Try)
 }
 
 // Outcome is one run of one schedule.
 type Outcome struct {
-	Seed     uint64
-	Schedule fault.Schedule
-	Broken   []string // the invariants it broke (empty: none)
-	Detail   string   // the first violation, in words
-	At       sim.Time // when
-	Verdict  check.Verdict
-	Hash     string // the trace's hash, with Config.Hash
-	Events   int
+	Seed     uint64         // the world's seed
+	Schedule fault.Schedule // the faults
+	Broken   []string       // the invariants it broke (empty: none)
+	Detail   string         // the first violation, in words
+	At       sim.Time       // when
+	Verdict  check.Verdict  // the run's verdict
+	Hash     string         // the trace's hash, with Config.Hash
+	Events   int            // how many trace events the run had
 }
 
 // Failed reports whether the run broke what the exploration checks.
@@ -83,14 +90,20 @@ func (c *Config) source(seed uint64, s fault.Schedule, cast fault.Cast, comments
 	return b.String()
 }
 
-// Try runs schedule s with seed and judges it.
+// Try runs schedule s with seed and judges it. The template (Source with no
+// faults) is parsed once and kept; each run applies the schedule to its world as
+// kernel actions (fault.Schedule.Apply), which make the same run, event for
+// event, as the scenario text Source writes with the schedule in it
+// (TestTheScheduleTextAndTheKernelActionsMakeTheSameRun), without parsing that
+// text for every run. The first call fills the cache: a Config used from several
+// goroutines (explore --workers) is tried once before they start.
 func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
-	src := c.Source(seed, s, false)
-	sc, err := c.Template.reg.Parse(c.Template.Name, src)
+	sc, err := c.base()
 	if err != nil {
-		return Outcome{}, fmt.Errorf("explore: a drawn schedule does not parse (a bug): %w\n%s", err, src)
+		return Outcome{}, err
 	}
-	r := scenarios.Run(sc, scenarios.RunOptions{})
+	r := scenarios.RunWith(sc, scenarios.RunOptions{Seed: &seed, CheckerOnly: !c.Hash && !c.FullTrace},
+		func(w *sim.World) { s.Apply(w, c.Template.Cast().Group) })
 	o := Outcome{Seed: seed, Schedule: s, Verdict: r.Report.Verdict, Events: r.Trace.Len()}
 	if c.Hash {
 		o.Hash = r.Trace.Hash()
@@ -102,6 +115,27 @@ func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 		}
 	}
 	return o, nil
+}
+
+// parsed is the template as Try runs it: its text with no faults, parsed.
+type parsed struct {
+	src string
+	sc  *scenarios.Scenario
+}
+
+// base is the parsed template, parsed again only when the settings that shape
+// its text (the template, liveness) have changed since.
+func (c *Config) base() (*scenarios.Scenario, error) {
+	src := c.Source(1, nil, false) // each run's seed overrides this one
+	if c.parsed != nil && c.parsed.src == src {
+		return c.parsed.sc, nil
+	}
+	sc, err := c.Template.reg.Parse(c.Template.Name, src)
+	if err != nil {
+		return nil, fmt.Errorf("explore: the template does not parse (a bug): %w\n%s", err, src)
+	}
+	c.parsed = &parsed{src, sc}
+	return sc, nil
 }
 
 // judged lists the violated results the exploration counts.
@@ -129,7 +163,11 @@ func (c *Config) Explore(seed uint64) (Outcome, error) {
 }
 
 // Draw draws the schedule of seed, from the seed alone.
-func (c *Config) Draw(seed uint64) fault.Schedule { return c.space().Draw(fault.Seeded(seed)) }
+func (c *Config) Draw(seed uint64) fault.Schedule { return c.DrawFrom(fault.Seeded(seed)) }
+
+// DrawFrom draws a schedule from src: a property test's rapid (simtest.Rapid),
+// so that rapid shrinks the faults the explorer would draw.
+func (c *Config) DrawFrom(src fault.Source) fault.Schedule { return c.space().Draw(src) }
 
 // Usable is the menu without kinds that have nothing to hit in the template.
 func (c *Config) Usable() []fault.Kind { return c.space().Usable() }

@@ -63,23 +63,22 @@ func TestTheScheduleTextAndTheKernelActionsMakeTheSameRun(t *testing.T) {
 	})
 }
 
-// sameRun runs schedule s both ways and compares the traces.
+// sameRun runs schedule s both ways and compares the traces: the scenario text
+// with the faults written in (Source), parsed and run, and Try, which applies the
+// faults to the parsed template's world as kernel actions.
 func sameRun(t *testing.T, c *explore.Config, seed uint64, s fault.Schedule) {
 	t.Helper()
 	c.Hash = true
 	defer func() { c.Hash = false }()
-	text, err := c.Try(seed, s)
+	actions, err := c.Try(seed, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The same template with no faults, and the schedule applied to its world.
-	sc, err := scenarios.Parse(c.Template.Name, c.Source(seed, nil, false))
+	sc, err := scenarios.Parse(c.Template.Name, c.Source(seed, s, false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sc.Build(seed, false)
-	s.Apply(w, c.Template.Cast().Group)
-	if got := w.Run().Hash(); got != text.Hash {
+	if got := scenarios.Run(sc, scenarios.RunOptions{}).Trace.Hash(); got != actions.Hash {
 		t.Fatalf("%s seed %d: the schedule applied as actions ran differently from its text:\n%s",
 			c.Template.Name, seed, c.Source(seed, s, true))
 	}

@@ -17,13 +17,13 @@ var presetFS embed.FS
 // Template is what the faults are drawn over: a scenario's topology, parameters
 // and workload, without its faults, expectations, seed or end.
 type Template struct {
-	Name     string // the preset's name, or the file's path
-	Header   string // its opening comment paragraph
-	Body     string // scenario lines
-	Procs    []scenarios.Process
-	Horizon  time.Duration // faults fall before it: the template's run until=
-	Bound    time.Duration
-	Protocol string
+	Name     string              // the preset's name, or the file's path
+	Header   string              // its opening comment paragraph
+	Body     string              // scenario lines
+	Procs    []scenarios.Process // its processes: what faults can hit
+	Horizon  time.Duration       // faults fall before it: the template's run until=
+	Bound    time.Duration       // its liveness bound
+	Protocol string              // its protocol
 	reg      *scenarios.Registry // the kinds its scenarios are parsed with
 }
 

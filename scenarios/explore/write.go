@@ -14,7 +14,10 @@ type Found struct {
 	Command    string // the command line that found it
 	Runs       int    // runs until it was found
 	Original   int    // faults before shrinking
-	ShrinkRuns int
+	ShrinkRuns int    // runs the shrinking took
+	// Program is the command that replays the file: "locksim" when empty; a
+	// user's own binary that registers its kinds ("go run ./cmd/example-lock").
+	Program string
 }
 
 // Scenario writes a failing outcome as a scenario file: a narration that names
@@ -40,8 +43,12 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 		line("Every fault drawn is over by the heal at %s (crashed processes restarted, pauses ended, links restored and partitions healed; clock jumps and drifts stay), so a lack of progress after it is the protocol's.", ms(c.Template.Horizon))
 	}
 	line("")
-	line("Replay it: locksim run %s", file)
-	line("Step through it: locksim tui %s", file)
+	prog := f.Program
+	if prog == "" {
+		prog = "locksim"
+	}
+	line("Replay it: %s run %s", prog, file)
+	line("Step through it: %s tui %s", prog, file)
 	b.WriteString("\n")
 	body := c.source(o.Seed, o.Schedule, cast, true)
 	b.WriteString(body)
@@ -57,7 +64,7 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 // replaying it (a run is a function of its seed and schedule) and reading the
 // kernel's note on each restart: the narration then says "restarts empty".
 func (c *Config) restartsEmpty(o Outcome) []string {
-	sc, err := scenarios.Parse(c.Template.Name, c.Source(o.Seed, o.Schedule, false))
+	sc, err := c.Template.reg.Parse(c.Template.Name, c.Source(o.Seed, o.Schedule, false))
 	if err != nil {
 		return nil // Try parsed the same text; the narration just stays general
 	}

@@ -12,10 +12,11 @@ import (
 type Kind uint8
 
 const (
-	Safety Kind = iota + 1
-	Liveness
+	Safety   Kind = iota + 1 // something bad never happens: a violation is a moment
+	Liveness                 // something good eventually happens: a violation is a deadline missed
 )
 
+// String is "safety" or "liveness".
 func (k Kind) String() string {
 	if k == Safety {
 		return "safety"
@@ -27,9 +28,9 @@ func (k Kind) String() string {
 type Verdict string
 
 const (
-	SAFE   Verdict = "SAFE"
-	UNSAFE Verdict = "UNSAFE"
-	STUCK  Verdict = "STUCK"
+	SAFE   Verdict = "SAFE"   // no invariant that decides the verdict was violated
+	UNSAFE Verdict = "UNSAFE" // a safety invariant was violated (a resource one, when the run has a resource)
+	STUCK  Verdict = "STUCK"  // safe, but a liveness invariant was violated: nobody made progress
 )
 
 // ParseVerdict reads a verdict's name.
@@ -43,20 +44,20 @@ func ParseVerdict(s string) (Verdict, bool) {
 
 // Violation is one broken promise.
 type Violation struct {
-	At     sim.Time
-	Event  int // the trace event that revealed it, or -1 (a liveness deadline)
-	Procs  []string
-	Detail string
+	At     sim.Time // true time it was revealed
+	Event  int      // the trace event that revealed it, or -1 (a liveness deadline)
+	Procs  []string // the processes involved, by name
+	Detail string   // the sentence that explains it: who held what, when
 }
 
 // Result is one invariant's judgement. An invariant that does not apply to the run
 // (no resource, no tokens, nobody crashed while holding) is not applicable, never
 // "holds".
 type Result struct {
-	Name       string
-	Kind       Kind
-	Applicable bool
-	Violations []Violation
+	Name       string      // the invariant's name ("mutual-exclusion", docs/invariants.md)
+	Kind       Kind        // safety or liveness
+	Applicable bool        // the run gave the invariant something to judge
+	Violations []Violation // every violation, in time order
 	// Note says why an invariant is not applicable when the reason is worth
 	// telling (a run that ended before the liveness bound could be judged).
 	Note string
@@ -78,16 +79,16 @@ func (r Result) Status() string {
 
 // Metric is a named number whose name carries its unit.
 type Metric struct {
-	Name  string
-	Value float64
+	Name  string  // with its unit: "validity_ms", "watch_notifications"
+	Value float64 // the metric's last value, or the counter's total
 }
 
 // Report is the checker's whole judgement of a run.
 type Report struct {
-	Results  []Result
-	Verdict  Verdict
-	Resource bool // the protected resource saw operations: only resource invariants decide UNSAFE
-	Metrics  []Metric
+	Results  []Result // one per invariant, in docs/invariants.md's order
+	Verdict  Verdict  // the run's one word
+	Resource bool     // the protected resource saw operations: only resource invariants decide UNSAFE
+	Metrics  []Metric // what the protocols measured (ObsMetric, ObsCounter)
 	// Notes qualify the verdict where it could mislead: a SAFE run in which the
 	// legitimate holder's operations were all refused (safe, but it could not
 	// work).

@@ -3,9 +3,9 @@ package check
 // tokensOrdered: each grant's fencing token is strictly greater than the token of
 // every earlier grant of the same lock from the same service, in grant order
 // (Kleppmann 2016: the token must increase every time a client acquires the
-// lock). The token is the one reported with the grant, or else the one the
-// client reported with the belief that rests on that grant (a Redis INCR
-// counter's). A token source that goes backwards (a counter on a node that
+// lock). The token is the one the client reported with the belief that rests
+// on the grant (a Redis INCR counter's, or a ZooKeeper node name's suffix),
+// or else the one reported with the grant. A token source that goes backwards (a counter on a node that
 // restarts empty) or repeats a number (two counters) violates it. Each grant is
 // judged once: a renewal is the same grant, and a new leader's replay of an old
 // grant is not a new one; a retry granted the same value again is a new grant.
@@ -28,12 +28,14 @@ func tokensOrdered(f *facts) Result {
 			continue
 		}
 		token, at, event := g.token, g.at, g.idx
-		if !g.hasToken {
-			b, ok := f.beliefOn(g)
-			if !ok || !b.hasToken {
-				continue // nobody came to hold it with a token
-			}
+		// The token that fences is the one the client carries to the resource:
+		// where it made its own (a ZooKeeper client that reads the token off
+		// the node's name instead of taking the czxid the grant carries), the
+		// client's is judged.
+		if b, ok := f.beliefOn(g); ok && b.hasToken && (!g.hasToken || b.token != g.token) {
 			token, at, event = b.token, b.at, b.event
+		} else if !g.hasToken {
+			continue // nobody came to hold it with a token
 		}
 		r.Applicable = true
 		k := lockKey{g.service, g.lock}

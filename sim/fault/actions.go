@@ -9,8 +9,8 @@ import (
 
 // Timed is a kernel action at a true time.
 type Timed struct {
-	At     sim.Time
-	Action sim.Action
+	At     sim.Time   // when
+	Action sim.Action // what
 }
 
 // failoverOp is the command a failover sends the promoted replica: Redis's

@@ -12,6 +12,7 @@ import (
 // what it chooses. The explorer's is a seeded generator (Seeded); a property
 // test's is rapid (simtest.Rapid), so that rapid can shrink every fault.
 type Source interface {
+	// IntN returns a number in [0, n); label names the choice ("fault_kind").
 	IntN(label string, n int64) int64
 }
 
@@ -27,13 +28,13 @@ func (s seeded) IntN(_ string, n int64) int64 { return s.rng.Int64N(n) }
 // Targets is what a fault kind can hit: processes, or for a kind that acts
 // between two processes (a link fault, a partition of a pair) the pairs.
 type Targets struct {
-	Procs []string
-	Pairs [][2]string
+	Procs []string    // the processes it can hit, by name
+	Pairs [][2]string // the pairs it can act between (link faults)
 }
 
 // Space is what a schedule is drawn from.
 type Space struct {
-	Menu []Kind
+	Menu []Kind // the kinds of fault to draw from
 	// Targets says what each kind of the menu can hit; a kind with nothing to
 	// hit is left out (Usable).
 	Targets func(Kind) Targets

@@ -62,7 +62,7 @@ const Forever time.Duration = -1
 
 // Fault is one fault of a schedule.
 type Fault struct {
-	Kind Kind
+	Kind Kind // what happens
 	// Proc is the process the fault hits; one end of a link fault; one side of a
 	// partition (names joined by commas, as the scenario language writes a side).
 	Proc string

@@ -1,4 +1,14 @@
-// Package simtest holds test support shared by the protocol packages' tests.
+// Package simtest is the support the built-in protocols' property tests use,
+// and yours can: Rapid makes rapid the source of a fault schedule (fault.Space
+// draws through it, so rapid shrinks every fault); Draw and DrawPause draw a
+// lock workload with faults (Case), which Apply schedules in a sim.World you
+// built; Check runs a property over rounds of rapid checks; Find requires that
+// rapid finds a counterexample, for a design the literature calls unsafe.
+//
+// These work on a world you assemble in Go, below the scenario language. To
+// test a scenario template and have a failure written as a scenario file that
+// `locksim tui` replays, use scenarios/proptest, which draws through the same
+// Rapid and fault.Space.
 //
 // May import: sim, sim/fault, the standard library and pgregory.net/rapid.
 package simtest
@@ -48,23 +58,51 @@ const findChecks = 1000
 // test can require that rapid FINDS a counterexample instead of failing when it
 // does.
 type Recorder struct {
-	TestName string
-	Found    bool
+	TestName string // what Name returns: the test it stands in for
+	Found    bool   // the property failed: rapid found a counterexample
 	Message  string // the counterexample rapid reported, shrunk
 }
 
-func (r *Recorder) Helper()                   {}
-func (r *Recorder) Name() string              { return r.TestName }
-func (r *Recorder) Logf(string, ...any)       {}
-func (r *Recorder) Log(...any)                {}
-func (r *Recorder) Skipf(string, ...any)      {}
-func (r *Recorder) Skip(...any)               {}
-func (r *Recorder) SkipNow()                  {}
+// Helper does nothing: a Recorder prints no lines.
+func (r *Recorder) Helper() {}
+
+// Name is TestName.
+func (r *Recorder) Name() string { return r.TestName }
+
+// Logf drops the line: only the failure is kept.
+func (r *Recorder) Logf(string, ...any) {}
+
+// Log drops the line: only the failure is kept.
+func (r *Recorder) Log(...any) {}
+
+// Skipf does nothing: a search is never skipped.
+func (r *Recorder) Skipf(string, ...any) {}
+
+// Skip does nothing: a search is never skipped.
+func (r *Recorder) Skip(...any) {}
+
+// SkipNow does nothing: a search is never skipped.
+func (r *Recorder) SkipNow() {}
+
+// Errorf records a counterexample and its message.
 func (r *Recorder) Errorf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
-func (r *Recorder) Error(a ...any)            { r.fail(fmt.Sprint(a...)) }
+
+// Error records a counterexample and its message.
+func (r *Recorder) Error(a ...any) { r.fail(fmt.Sprint(a...)) }
+
+// Fatalf records a counterexample and its message.
 func (r *Recorder) Fatalf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
-func (r *Recorder) Fatal(a ...any)            { r.fail(fmt.Sprint(a...)) }
-func (r *Recorder) FailNow()                  { r.Found = true }
-func (r *Recorder) Fail()                     { r.Found = true }
-func (r *Recorder) Failed() bool              { return r.Found }
-func (r *Recorder) fail(msg string)           { r.Found, r.Message = true, msg }
+
+// Fatal records a counterexample and its message.
+func (r *Recorder) Fatal(a ...any) { r.fail(fmt.Sprint(a...)) }
+
+// FailNow records a counterexample.
+func (r *Recorder) FailNow() { r.Found = true }
+
+// Fail records a counterexample.
+func (r *Recorder) Fail() { r.Found = true }
+
+// Failed reports whether a counterexample was found.
+func (r *Recorder) Failed() bool { return r.Found }
+
+func (r *Recorder) fail(msg string) { r.Found, r.Message = true, msg }

@@ -30,12 +30,14 @@ type Case struct {
 	// Seed seeds what the kernel draws itself (message delays on a link with
 	// jitter, election timeouts); the faults are drawn apart, through rapid.
 	Seed    uint64
-	Clients int
-	Starts  []time.Duration
-	Holds   []time.Duration
-	Faults  fault.Schedule
+	Clients int             // how many clients: c1, c2, ...
+	Starts  []time.Duration // when each client acquires, by client
+	Holds   []time.Duration // how long each holds before it releases, by client
+	Faults  fault.Schedule  // the faults, drawn through rapid
 }
 
+// String is the case in words, for a failure message: the seed, the clients'
+// starts and holds, and each fault.
 func (c Case) String() string {
 	out := fmt.Sprintf("seed %d: %d clients starting at %v holding %v", c.Seed, c.Clients, c.Starts, c.Holds)
 	if len(c.Faults) > 0 {
@@ -47,8 +49,9 @@ func (c Case) String() string {
 // Menu is the faults a lock property test draws: the kinds that hit the
 // clients, and those that hit the servers.
 type Menu struct {
-	Clients, Servers []fault.Kind
-	MaxClients       int // from 2 to this many clients (3 when 0)
+	Clients    []fault.Kind // faults that hit the clients
+	Servers    []fault.Kind // faults that hit the servers
+	MaxClients int          // from 2 to this many clients (3 when 0)
 }
 
 // Draw draws 2 or more clients, when each starts and how long it holds, and 1

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -187,7 +187,7 @@ func TestBadInputExitsTwoWithPosition(t *testing.T) {
 }
 
 func TestFailedExpectationExitsOneWithReproduceCommand(t *testing.T) {
-	src, _ := os.ReadFile("../../scenarios/catalogue/redis-happy.scn")
+	src, _ := os.ReadFile("../../../scenarios/catalogue/redis-happy.scn")
 	p := write(t, "wrong.scn", strings.Replace(string(src), "expect verdict SAFE", "expect verdict UNSAFE", 1))
 	code, out, errs := locksim(t, "verify", p)
 	if code != 1 || !strings.Contains(out, "FAIL") || !strings.Contains(out, "reproduce: locksim run "+p+" --seed 1") {
@@ -216,7 +216,7 @@ func TestBuiltBinaryExitCodes(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "locksim")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	// Issue 15: a full disk, a directory, a device that never ends.

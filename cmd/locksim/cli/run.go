@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -86,7 +86,7 @@ offline file that steps through the run. --quiet folds background traffic
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("run needs one scenario: locksim run ID|FILE (see locksim list)")
+		return usagef("run needs one scenario: %s run ID|FILE (see %s list)", app.name, app.name)
 	}
 	if err := checkRunFlags(fs, *format, *by, *width); err != nil {
 		return err
@@ -99,10 +99,10 @@ offline file that steps through the run. --quiet folds background traffic
 		return err
 	}
 	useBudget(s, other)
-	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()}) // no snapshots: only the TUI shows them
+	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name}) // no snapshots: only the TUI shows them
 	opt := export.Options{Full: *full, ByRow: *by == "row", Quiet: *quiet}
 	if other != nil {
-		ores := scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr()})
+		ores := scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name})
 		if err := runCompare(res, ores, *format, *events, opt, stdout); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -37,7 +37,7 @@ func warnAfter(strict bool, stderr io.Writer, rs ...*scenarios.Result) error {
 			return usageError{ws[0].Err()}
 		}
 		for _, w := range ws {
-			fmt.Fprintln(stderr, "locksim: "+w.String())
+			fmt.Fprintln(stderr, app.name+": "+w.String())
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ func uiOptions() tui.Options {
 
 // browse opens the catalogue browser.
 func browse() error {
-	cat, err := scenarios.Catalogue()
+	cat, err := app.scenarioCatalogue()
 	if err != nil {
 		return err
 	}
@@ -66,10 +66,10 @@ same timeline as plain text.`)
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("tui needs one scenario: locksim tui ID|FILE (see locksim list)")
+		return usagef("tui needs one scenario: %s tui ID|FILE (see %s list)", app.name, app.name)
 	}
 	if !terminal() {
-		return usagef("locksim tui needs a terminal; without one, run: locksim run %s", strings.Join(args, " "))
+		return usagef("%s tui needs a terminal; without one, run: %s run %s", app.name, app.name, strings.Join(args, " "))
 	}
 	a, b, err := loadPair(pos[0], *vs)
 	if err != nil {
@@ -80,9 +80,9 @@ same timeline as plain text.`)
 	}
 	useBudget(a, b)
 	opt := uiOptions()
-	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+	opt.Result = scenarios.Run(a, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true, Program: app.name})
 	if b != nil {
-		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true})
+		opt.Versus = scenarios.Run(b, scenarios.RunOptions{Seed: seed.ptr(), Snapshots: true, Program: app.name})
 	}
 	if *strict { // refused before the screen opens
 		if err := warnAfter(true, stderr, opt.Result, opt.Versus); err != nil {
@@ -99,7 +99,7 @@ same timeline as plain text.`)
 // loadPair loads a scenario and, when vs is set, the one to compare it with
 // ("-" or "pair": the scenario's own compare-with).
 func loadPair(arg, vs string) (*scenarios.Scenario, *scenarios.Scenario, error) {
-	a, err := scenarios.Load(arg)
+	a, err := app.load(arg)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
@@ -110,7 +110,7 @@ func loadPair(arg, vs string) (*scenarios.Scenario, *scenarios.Scenario, error) 
 	if vs == "pair" {
 		b, err = a.Control()
 	} else {
-		b, err = scenarios.Load(vs)
+		b, err = app.load(vs)
 	}
 	if err != nil {
 		return nil, nil, usageError{err}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(*format, "text", "json"); err != nil {
 		return err
 	}
-	cat, err := scenarios.Catalogue()
+	cat, err := app.scenarioCatalogue()
 	if err != nil {
 		return err
 	}

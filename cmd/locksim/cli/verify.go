@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -26,12 +26,12 @@ scenario matches, 1 when any does not.`)
 	}
 	var list []*scenarios.Scenario
 	if len(pos) == 0 {
-		if list, err = scenarios.Catalogue(); err != nil {
+		if list, err = app.scenarioCatalogue(); err != nil {
 			return err
 		}
 	}
 	for _, a := range pos {
-		s, err := scenarios.Load(a)
+		s, err := app.load(a)
 		if err != nil {
 			return usageError{err}
 		}
@@ -43,7 +43,7 @@ scenario matches, 1 when any does not.`)
 	useBudget(list...)
 	failed := 0
 	for _, s := range list {
-		res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr()})
+		res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name})
 		if err := warnAfter(*strict, stderr, res); err != nil {
 			return err
 		}

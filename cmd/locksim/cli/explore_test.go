@@ -1,9 +1,11 @@
-package main
+package cli
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,7 +107,7 @@ func TestExploreBadInput(t *testing.T) {
 		{[]string{"redis", "--invariants", "progress"}, "only with --liveness"},
 		{[]string{"redis", "--max-faults", "0"}, "expected 1 to 100"},
 		{[]string{"redis", "--out", notADir}, "--out"},
-		{[]string{"../../scenarios/catalogue/redis-setnx-expire-crash.scn"}, "with no fault at all"},
+		{[]string{"../../../scenarios/catalogue/redis-setnx-expire-crash.scn"}, "with no fault at all"},
 	} {
 		code, _, errs := locksim(t, append([]string{"explore"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {
@@ -132,5 +134,56 @@ func TestExploreFoundFileNamesTheCommandThatFindsItAgain(t *testing.T) {
 	again := exploreOut(t, exitFail, append(cmd[2:], "--out", t.TempDir())...)
 	if len(again.Violations) != 1 || strings.Join(again.Violations[0].Broken, ",") != strings.Join(r.Violations[0].Broken, ",") {
 		t.Fatalf("the command found %+v, the original %+v", again.Violations, r.Violations)
+	}
+}
+
+// `--workers N` runs seeds in parallel but reports what one worker does: the
+// same first failure by seed order, the same shrunk scenario (byte for byte, but
+// for the directory it names), the same counts for a given --runs (issue 21).
+func TestExploreWorkersGiveTheSameResultAsOne(t *testing.T) {
+	cases := [][]string{
+		{"redlock", "--faults", "restart-empty", "--runs", "500"}, // a violation, shrunk and written
+		{"zookeeper", "--runs", "40", "--shard", "2/3"},           // nothing found: the counts
+		{"etcd", "--runs", "12", "--faults", "pause,crash", "--check-determinism"},
+	}
+	for _, args := range cases {
+		var first map[string]any
+		var firstFiles map[string]string
+		for _, workers := range []string{"1", "2", "3"} {
+			dir := t.TempDir()
+			_, out, errs := locksim(t, append([]string{"explore", "--format", "json", "--out", dir, "--workers", workers}, args...)...)
+			var got map[string]any
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v --workers %s: bad JSON %v: %s\n%s", args, workers, err, out, errs)
+			}
+			for _, timing := range []string{"elapsed_s", "runs_per_s", "workers"} {
+				delete(got, timing)
+			}
+			for _, v := range got["violations"].([]any) {
+				delete(v.(map[string]any), "shrink_s")
+				delete(v.(map[string]any), "file")
+			}
+			files := map[string]string{}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+				files[e.Name()] = strings.ReplaceAll(string(b), dir, "DIR")
+			}
+			if first == nil {
+				first, firstFiles = got, files
+				continue
+			}
+			a, _ := json.Marshal(first)
+			b, _ := json.Marshal(got)
+			if string(a) != string(b) {
+				t.Errorf("%v: --workers %s reports\n%s\nbut --workers 1\n%s", args, workers, b, a)
+			}
+			if !maps.Equal(files, firstFiles) {
+				t.Errorf("%v: --workers %s wrote other files than --workers 1: %v vs %v", args, workers, slices.Collect(maps.Keys(files)), slices.Collect(maps.Keys(firstFiles)))
+			}
+		}
+		if args[0] == "redlock" && len(first["violations"].([]any)) != 1 {
+			t.Errorf("%v: found %v, want one violation (the case must exercise shrinking)", args, first["violations"])
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ import (
 // exploreOptions are explore's flags.
 type exploreOptions struct {
 	faults, invariants, shard, out, format string
-	runs, maxFaults, shrinkRuns            int
+	runs, maxFaults, shrinkRuns, workers   int
 	budget                                 time.Duration
 	seed                                   uint64
 	liveness, swarm, determinism           bool
@@ -43,6 +44,7 @@ type exploreSummary struct {
 	Mismatches  []uint64         `json:"determinism_mismatches"`
 	StoppedBy   string           `json:"stopped_by"`
 	Determinism bool             `json:"determinism_checked"`
+	Workers     int              `json:"workers"`
 }
 
 type foundViolation struct {
@@ -60,7 +62,7 @@ type foundViolation struct {
 func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	var o exploreOptions
 	fs := newFlagSet("explore", "explore PRESET|FILE [flags]", `
-Draws random fault schedules over a preset (`+strings.Join(explore.Presets(), ", ")+`)
+Draws random fault schedules over a preset (`+strings.Join(app.presets(), ", ")+`)
 or over a scenario file used as a template (its topology, parameters and
 workload; its own faults are dropped), runs each, and checks the invariants.
 When a run breaks one, the schedule is shrunk to the faults that matter and
@@ -76,6 +78,7 @@ found, 2 on bad input.`)
 	fs.BoolVar(&o.swarm, "swarm", false, "swarm mode: each seed draws its own fault mix and count first")
 	fs.IntVar(&o.maxFaults, "max-faults", 4, "at most this many faults per schedule")
 	fs.StringVar(&o.shard, "shard", "1/1", "run shard i of n: seeds first+i-1, first+i-1+n, ...")
+	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "run this many seeds at once, one per core (the result is the same as with 1)")
 	fs.StringVar(&o.out, "out", ".", "directory to write found scenarios to")
 	fs.StringVar(&o.format, "format", "text", "summary format: text or json")
 	fs.IntVar(&o.shrinkRuns, "shrink-runs", 1000, "at most this many runs to shrink a failure")
@@ -85,7 +88,10 @@ found, 2 on bad input.`)
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(explore.Presets(), ", "))
+		if app.catalogue != nil {
+			return usagef("explore needs one target: a scenario file, or one of the catalogue's (%s list)", app.name)
+		}
+		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(app.presets(), ", "))
 	}
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
@@ -112,6 +118,8 @@ found, 2 on bad input.`)
 		return usagef("--budget %s: expected more than 0 (or give --runs N)", o.budget)
 	case o.maxFaults < 1 || o.maxFaults > 100:
 		return usagef("--max-faults %d: expected 1 to 100", o.maxFaults)
+	case o.workers < 1:
+		return usagef("--workers %d: expected 1 or more", o.workers)
 	case o.shrinkRuns < 0:
 		return usagef("--shrink-runs %d: expected 0 (no shrinking) or more", o.shrinkRuns)
 	}
@@ -126,48 +134,65 @@ found, 2 on bad input.`)
 	probe.Close()
 	os.Remove(probe.Name())
 	sum := exploreSummary{Target: pos[0], Shard: o.shard, FirstSeed: o.seed + uint64(shard-1), Determinism: o.determinism,
-		Violations: []foundViolation{}, Mismatches: []uint64{}}
+		Violations: []foundViolation{}, Mismatches: []uint64{}, Workers: o.workers}
 	for _, k := range cfg.Space.Menu {
 		sum.Faults = append(sum.Faults, string(k))
 	}
 	prog := newProgress(stderr, tui.IsTerminal(os.Stderr), o)
 	start := time.Now()
-	seed := sum.FirstSeed
-	for ; ; seed += uint64(of) {
+	// Seeds run on o.workers cores; inOrder hands the outcomes back in seed order,
+	// so what follows is the same loop as with one worker.
+	type tried struct {
+		out, again explore.Outcome
+		err        error
+	}
+	var failed error
+	var found *explore.Outcome
+	inOrder(o.workers, func(i uint64) (t tried) {
+		if o.runs > 0 && i >= uint64(o.runs) {
+			return t // never seen: the loop stops at --runs first
+		}
+		seed := sum.FirstSeed + i*uint64(of)
+		if t.out, t.err = cfg.Explore(seed); t.err == nil && o.determinism {
+			t.again, t.err = cfg.Explore(seed)
+		}
+		return t
+	}, func(t tried) bool {
 		if o.runs > 0 && sum.Runs >= o.runs {
 			sum.StoppedBy = "runs"
-			break
+			return false
 		}
 		if o.runs == 0 && time.Since(start) >= o.budget {
 			sum.StoppedBy = "budget"
-			break
+			return false
 		}
-		out, err := cfg.Explore(seed)
-		if err != nil {
-			return err
+		if t.err != nil {
+			failed = t.err
+			return false
 		}
+		out := t.out
 		sum.Runs++
-		sum.LastSeed = seed
-		if o.determinism {
-			again, err := cfg.Explore(seed)
-			if err != nil {
-				return err
-			}
-			if again.Hash != out.Hash {
-				sum.Mismatches = append(sum.Mismatches, seed)
-				fmt.Fprintf(stderr, "locksim explore: seed %d is not deterministic: trace %s then %s\n", seed, out.Hash[:12], again.Hash[:12])
-			}
+		sum.LastSeed = out.Seed
+		if o.determinism && t.again.Hash != out.Hash {
+			sum.Mismatches = append(sum.Mismatches, out.Seed)
+			fmt.Fprintf(stderr, "%s explore: seed %d is not deterministic: trace %s then %s\n", app.name, out.Seed, out.Hash[:12], t.again.Hash[:12])
 		}
 		prog.update(sum.Runs, len(sum.Violations), time.Since(start))
 		if out.Failed() {
-			v, err := shrinkAndWrite(cfg, out, &o, pos[0], sum.Runs, stderr)
-			if err != nil {
-				fmt.Fprintf(stderr, "locksim explore: %v\n", err) // the find is still reported below
-			}
-			sum.Violations = append(sum.Violations, v)
-			sum.StoppedBy = "violation"
-			break
+			found, sum.StoppedBy = &out, "violation"
+			return false
 		}
+		return true
+	})
+	if failed != nil {
+		return failed
+	}
+	if found != nil { // shrunk once the workers have stopped
+		v, err := shrinkAndWrite(cfg, *found, &o, pos[0], sum.Runs, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s explore: %v\n", app.name, err) // the find is still reported below
+		}
+		sum.Violations = append(sum.Violations, v)
 	}
 	prog.done()
 	sum.ElapsedS = time.Since(start).Seconds()
@@ -186,12 +211,20 @@ found, 2 on bad input.`)
 // exploreConfig loads the target and reads the flags that shape the search.
 func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	var tpl *explore.Template
-	if st, err := os.Stat(target); err == nil && (!st.IsDir() || !slices.Contains(explore.Presets(), target)) {
+	if st, err := os.Stat(target); err == nil && (!st.IsDir() || !slices.Contains(app.presets(), target)) {
 		src, err := scenarios.ReadSource(target)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		if tpl, err = explore.FromSource(target, src); err != nil {
+		if tpl, err = app.template(target, src); err != nil {
+			return nil, usageError{err}
+		}
+	} else if app.catalogue != nil {
+		src, ok := app.catalogueSource(target)
+		if !ok {
+			return nil, usagef("explore: %s is neither a file nor a scenario of the catalogue (%s list)", target, app.name)
+		}
+		if tpl, err = app.template(target, src); err != nil {
 			return nil, usageError{err}
 		}
 	} else if tpl, err = explore.Preset(target); err != nil {
@@ -213,7 +246,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	if o.faults != "" {
 		for _, k := range cfg.Space.Menu {
 			if !slices.Contains(usable, k) {
-				fmt.Fprintf(os.Stderr, "locksim explore: %s has nothing a %s fault can hit; it is left out\n", tpl.Name, k)
+				fmt.Fprintf(os.Stderr, "%s explore: %s has nothing a %s fault can hit; it is left out\n", app.name, tpl.Name, k)
 			}
 		}
 	}
@@ -259,7 +292,7 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
 	v.File = filepath.Join(o.out, fmt.Sprintf("found-%s-seed%d%s", name, out.Seed, scenarios.Ext))
 	// Every flag that shapes the draw or the verdict, so the command finds it again.
-	cmd := fmt.Sprintf("locksim explore %s --seed %d --runs 1", target, out.Seed)
+	cmd := fmt.Sprintf("%s explore %s --seed %d --runs 1", app.name, target, out.Seed)
 	if o.faults != "" {
 		cmd += " --faults " + o.faults
 	}
@@ -275,25 +308,26 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	if o.liveness {
 		cmd += " --liveness"
 	}
-	src := cfg.Scenario(small, explore.Found{Command: cmd, Runs: runs, Original: len(out.Schedule), ShrinkRuns: shrinkRuns}, v.File)
+	src := cfg.Scenario(small, explore.Found{Command: cmd, Runs: runs, Original: len(out.Schedule), ShrinkRuns: shrinkRuns, Program: app.name}, v.File)
 	if err := os.WriteFile(v.File, []byte(src), 0o644); err != nil {
 		return v, errors.Wrapf(err, "writing %s", v.File)
 	}
 	// The file must reproduce what was found.
-	s, err := scenarios.Parse(v.File, src)
+	s, err := app.reg.Parse(v.File, src)
 	if err != nil {
 		return v, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", v.File)
 	}
 	// It replays if the file's run is the shrunk run itself: the same trace.
-	cfg.Hash = true
-	again, err := cfg.Try(small.Seed, small.Schedule)
+	hashed := *cfg
+	hashed.Hash = true
+	again, err := hashed.Try(small.Seed, small.Schedule)
 	if err != nil {
 		return v, err
 	}
 	replay := scenarios.Run(s, scenarios.RunOptions{})
 	v.Replays = replay.OK() && replay.Trace.Hash() == again.Hash
 	if !v.Replays {
-		fmt.Fprintf(stderr, "locksim explore: %s does not reproduce its violation on replay (a bug)\n", v.File)
+		fmt.Fprintf(stderr, "%s explore: %s does not reproduce its violation on replay (a bug)\n", app.name, v.File)
 	}
 	return v, nil
 }
@@ -320,7 +354,7 @@ func writeSummary(w io.Writer, s *exploreSummary, format string) error {
 	for _, v := range s.Violations {
 		fmt.Fprintf(w, "VIOLATION at seed %d: %s\n  %s\n", v.Seed, strings.Join(v.Broken, ", "), v.Detail)
 		fmt.Fprintf(w, "shrunk from %d to %d fault(s) in %d runs (%.2fs)\n", v.FaultsBefore, v.Faults, v.ShrinkRuns, v.ShrinkS)
-		fmt.Fprintf(w, "wrote %s\nreplay: locksim run %s\n        locksim tui %s\n", v.File, v.File, v.File)
+		fmt.Fprintf(w, "wrote %s\nreplay: %s run %s\n        %s tui %s\n", v.File, app.name, v.File, app.name, v.File)
 	}
 	return nil
 }

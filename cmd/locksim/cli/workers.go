@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// inOrder runs job(0), job(1), job(2), ... on workers goroutines and hands the
+// results to each in index order, one at a time, on the caller's goroutine, until
+// each returns false. It is how `explore --workers N` runs seeds on every core
+// while reporting exactly what one worker would: each run is independent and
+// deterministic (the kernel and the models are single-threaded; only whole runs
+// go in parallel), the first failure by seed order is the first each sees, and
+// runs a worker finished beyond the stop are discarded unseen.
+//
+// Workers run ahead of each by at most 4 jobs per worker, so a stop wastes
+// little and memory stays bounded. With workers <= 1 it is a plain loop.
+//
+// This is the one place in the module that starts goroutines (layers_test.go).
+func inOrder[T any](workers int, job func(i uint64) T, each func(T) bool) {
+	if workers <= 1 {
+		for i := uint64(0); each(job(i)); i++ {
+		}
+		return
+	}
+	type result struct {
+		i uint64
+		v T
+	}
+	window := 4 * workers
+	tokens := make(chan struct{}, window) // one per job started and not yet seen by each
+	for range window {
+		tokens <- struct{}{}
+	}
+	results := make(chan result, window)
+	done := make(chan struct{})
+	var next atomic.Uint64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				case <-tokens:
+				}
+				i := next.Add(1) - 1
+				r := result{i, job(i)}
+				select {
+				case <-done:
+					return
+				case results <- r:
+				}
+			}
+		}()
+	}
+	pending := map[uint64]T{} // finished ahead of their turn (at most window)
+	for want := uint64(0); ; {
+		r := <-results
+		pending[r.i] = r.v
+		for {
+			v, ok := pending[want]
+			if !ok {
+				break
+			}
+			delete(pending, want)
+			want++
+			if !each(v) {
+				close(done)
+				wg.Wait()
+				return
+			}
+			tokens <- struct{}{}
+		}
+	}
+}

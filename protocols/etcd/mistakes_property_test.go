@@ -1,0 +1,77 @@
+package etcd_test
+
+import (
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/protocols/etcd"
+	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/simtest"
+)
+
+// Property tests of mistake 12 (issue 19; docs/protocols/etcd.md, "Common
+// mistakes"): the Mutex before the fix of etcd issue 11456 returned from its
+// wait without checking that its key still existed, and nothing in the wait
+// looked at the lease. Random schedules that cut clients off from the cluster
+// FIND it; today's Mutex (with either way of checking the client-side lease
+// deadline) keeps live clients from believing together over 10 rounds of
+// rapid checks (1,000 schedules; a fifth under -short).
+
+// clientCuts cut clients off from the cluster (or from one member) and hit the
+// members too. No client pauses: a paused process cannot check anything.
+var clientCuts = simtest.Menu{Clients: []fault.Kind{fault.Partition}, Servers: memberFaults.Servers, MaxClients: 4}
+
+func mutexBeliefOf(s world, cfg etcd.ClientConfig) []check.Violation {
+	return violations(check.Check(runTrace(s, cfg), check.Options{}), "mutex-belief")
+}
+
+// drawWaiterCut draws the shape of Jepsen's finding, its times random: c1
+// holds first; c2 queues behind it and c3 behind c2; c2 is cut off from the
+// cluster for longer than its 2 s lease while it waits, and c1 releases some
+// time around the heal.
+func drawWaiterCut(t *rapid.T) world {
+	c2 := ms(rapid.IntRange(200, 600).Draw(t, "c2_start_ms"))
+	cut := c2 + ms(rapid.IntRange(100, 1000).Draw(t, "cut_after_c2_ms"))
+	heal := cut + ms(rapid.IntRange(2500, 5000).Draw(t, "cut_ms"))
+	c1Hold := heal + ms(rapid.IntRange(-1000, 2000).Draw(t, "c1_release_after_heal_ms"))
+	return world{Case: simtest.Case{Seed: rapid.Uint64().Draw(t, "world_seed"), Clients: 3,
+		Starts: []time.Duration{100 * time.Millisecond, c2, c2 + ms(rapid.IntRange(50, 500).Draw(t, "c3_after_c2_ms"))},
+		Holds:  []time.Duration{c1Hold, ms(rapid.IntRange(6000, 9000).Draw(t, "c2_hold_ms")), ms(rapid.IntRange(6000, 9000).Draw(t, "c3_hold_ms"))},
+		Faults: fault.Schedule{{Kind: fault.Partition, Proc: "c2", Peer: "e1,e2,e3", At: cut, Dur: heal - cut}},
+	}, net: netOf()}
+}
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+func TestPropertyMutexWithoutWaitCheckIsFound(t *testing.T) {
+	simtest.Find(t, func(t *rapid.T) {
+		s := drawWaiterCut(t)
+		if v := mutexBeliefOf(s, etcd.ClientConfig{NoWaitCheck: true}); len(v) > 0 {
+			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
+		}
+	})
+}
+
+func TestPropertyMutexWithWaitCheckKeepsLiveClientsApart(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		s := draw(t, clientCuts, false)
+		if v := mutexBeliefOf(s, etcd.ClientConfig{}); len(v) > 0 {
+			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
+		}
+	})
+}
+
+// The same shape as the finding, with today's Mutex, its deadline checked by
+// a timer or by clientv3's once-a-second loop: c2 gives up its wait.
+func TestPropertyMutexWithWaitCheckSurvivesTheCut(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		s := drawWaiterCut(t)
+		loop := rapid.Bool().Draw(t, "deadline_loop")
+		if v := mutexBeliefOf(s, etcd.ClientConfig{DeadlineLoop: loop}); len(v) > 0 {
+			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s (deadline loop %v)", v[0].At, v[0].Detail, s, loop)
+		}
+	})
+}

@@ -1,0 +1,248 @@
+package proptest
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/sim/check"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/simtest"
+)
+
+// Config is a property test over a template: which faults rapid draws, which
+// invariants must hold, where a failure is written and how it is replayed.
+type Config struct {
+	// Template is the path of the scenario file the faults are drawn over,
+	// relative to the test's package directory.
+	Template string
+	// Kinds are your own process kinds, registered besides the built-in ones,
+	// for a template that declares them.
+	Kinds []scenarios.Kind
+	// Faults is the menu (nil: every kind the template has something to hit
+	// with, as explore's default).
+	Faults []fault.Kind
+	// MaxFaults is at most how many faults a schedule has (0: 4).
+	MaxFaults int
+	// Invariants must hold (nil: every invariant that decides the verdict:
+	// safety, and liveness too with Liveness). Names as docs/invariants.md.
+	Invariants []string
+	// Liveness adds a heal phase after the faults and demands progress within
+	// the template's bound after it.
+	Liveness bool
+	// Dir is where a failing scenario is written ("": $LOCKSIM_FOUND_DIR, else
+	// testdata/locksim-found).
+	Dir string
+	// Program is the command that replays a written file: "locksim" when empty;
+	// your own binary when the template uses kinds you registered
+	// ("go run ./cmd/example-lock").
+	Program string
+}
+
+// Failure is what a failing property found: the shrunk run, and the file that
+// replays it.
+type Failure struct {
+	File     string         // the written scenario's absolute path
+	Broken   []string       // the invariants it breaks
+	Detail   string         // the first violation, in words
+	Schedule fault.Schedule // the shrunk faults
+	Message  string         // the test's failure message: the file and the replay command
+}
+
+// findChecks is the least number of cases Find lets rapid try, -short or not
+// (simtest.Find's own least).
+const findChecks = 1000
+
+// DefaultDir is where failing scenarios go when neither Config.Dir nor
+// $LOCKSIM_FOUND_DIR says: under the test's package, next to rapid's own
+// testdata/rapid.
+const DefaultDir = "testdata/locksim-found"
+
+// EnvDir names the environment variable that overrides DefaultDir: CI sets it
+// and uploads the folder as an artifact (docs/ci.md).
+const EnvDir = "LOCKSIM_FOUND_DIR"
+
+// Check requires that the template's runs keep the invariants under every
+// schedule rapid draws (-rapid.checks of them, 100 by default, a fifth under
+// -short). On a failure rapid shrinks the schedule, the shrunk run is written
+// as a scenario file, and the test fails with a message that names the file
+// and the command that steps through it.
+func Check(t *testing.T, c Config) {
+	t.Helper()
+	run := newRunner(t, c, t.Name())
+	rapid.Check(t, run.prop)
+	if t.Failed() && run.last != nil {
+		t.Logf("locksim: %s", run.last.Message)
+		if err := run.replays(); err != nil {
+			t.Errorf("locksim: %v", err)
+		}
+	}
+}
+
+// Find requires that rapid finds a schedule that breaks the invariants, for a
+// design you know to be broken (a client without its validity timer), and
+// returns the shrunk failure, written as Check would write it. It fails the
+// test when nothing is found, and when the written file does not replay the
+// violation. Rapid writes no fail file for an expected failure, and looks at
+// up to 1,000 cases, under -short too (it stops at the first it finds).
+func Find(t *testing.T, c Config) Failure {
+	t.Helper()
+	run := newRunner(t, c, t.Name())
+	// A search stops at its first finding, so a passing Find costs no more for
+	// being allowed many cases; -short must not make it miss (rapid runs a
+	// fifth of -rapid.checks under -short: ask for five times simtest.Find's
+	// least, so that -short still looks at that many).
+	if f := flag.Lookup("rapid.checks"); f != nil && testing.Short() {
+		old := f.Value.String()
+		if n, err := strconv.Atoi(old); err == nil && n < 5*findChecks {
+			flag.Set("rapid.checks", strconv.Itoa(5*findChecks))
+			defer flag.Set("rapid.checks", old)
+		}
+	}
+	simtest.Find(t, run.prop)
+	if run.last == nil {
+		t.Fatal("locksim: rapid reported a failure but no scenario was written")
+	}
+	if err := run.replays(); err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	return *run.last
+}
+
+// runner is one property test: the exploration config, and what was written.
+type runner struct {
+	cfg     *explore.Config
+	c       Config
+	reg     *scenarios.Registry
+	file    string
+	command string
+	runs    int // property calls so far
+	first   int // the call that first failed (0: none yet)
+	faults  int // the faults of the first failure, before shrinking
+	last    *Failure
+}
+
+func newRunner(t *testing.T, c Config, test string) *runner {
+	t.Helper()
+	src, err := scenarios.ReadSource(c.Template)
+	if err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	reg, err := scenarios.Builtins().With(c.Kinds...)
+	if err != nil {
+		t.Fatalf("locksim: registering Kinds: %v", err)
+	}
+	tpl, err := explore.FromSourceIn(reg, c.Template, src)
+	if err != nil {
+		t.Fatalf("locksim: the template: %v", err)
+	}
+	menu := c.Faults
+	if menu == nil {
+		menu = fault.Kinds
+	}
+	cfg := &explore.Config{Template: tpl, Liveness: c.Liveness, Invariants: c.Invariants,
+		Space: fault.Space{Menu: menu, MaxFaults: c.MaxFaults}}
+	for _, n := range c.Invariants {
+		if !slices.Contains(check.Names(), n) {
+			t.Fatalf("locksim: unknown invariant %q (invariants are: %s)", n, strings.Join(check.Names(), ", "))
+		}
+	}
+	if cfg.Space.Menu = cfg.Usable(); len(cfg.Space.Menu) == 0 {
+		t.Fatalf("locksim: %s has nothing the faults %s can hit", c.Template, fault.KindList(c.Faults, ","))
+	}
+	dir := cmp.Or(c.Dir, os.Getenv(EnvDir), DefaultDir)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return &runner{cfg: cfg, c: c, reg: reg, file: filepath.Join(dir, fileName(test)),
+		command: fmt.Sprintf("go test -run '^%s$'", strings.Split(test, "/")[0])}
+}
+
+// fileName makes a test's name a file name: TestBroken/sub -> TestBroken_sub.scn.
+func fileName(test string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, test) + scenarios.Ext
+}
+
+// prop is the property rapid checks: draw a seed and a schedule, run, judge;
+// on a failure write the run and fail with the file's name. Rapid calls it for
+// every case, again while shrinking, and last for the shrunk case: the file
+// left is the shrunk run's.
+func (r *runner) prop(t *rapid.T) {
+	r.runs++
+	seed := rapid.Uint64().Draw(t, "world_seed")
+	sched := r.cfg.DrawFrom(simtest.Rapid(t))
+	o, err := r.cfg.Try(seed, sched)
+	if err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	if !o.Failed() {
+		return
+	}
+	if r.first == 0 {
+		r.first, r.faults = r.runs, len(sched)
+	}
+	f, err := r.write(o)
+	if err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	r.last = &f
+	t.Fatal(f.Message)
+}
+
+// write writes outcome o as a scenario file and says where.
+func (r *runner) write(o explore.Outcome) (Failure, error) {
+	prog := cmp.Or(r.c.Program, "locksim")
+	src := r.cfg.Scenario(o, explore.Found{Command: r.command, Runs: r.first, Original: r.faults,
+		ShrinkRuns: r.runs - r.first, Program: prog}, r.file)
+	if err := os.MkdirAll(filepath.Dir(r.file), 0o755); err != nil {
+		return Failure{}, err
+	}
+	if err := os.WriteFile(r.file, []byte(src), 0o644); err != nil {
+		return Failure{}, err
+	}
+	faults := "none"
+	if len(o.Schedule) > 0 {
+		faults = o.Schedule.String()
+	}
+	msg := fmt.Sprintf("%s breaks %s at %s: %s\nfaults: %s\nscenario written to %s\nstep through it: %s tui %s",
+		r.c.Template, strings.Join(o.Broken, " and "), o.At, o.Detail, faults, r.file, prog, r.file)
+	return Failure{File: r.file, Broken: o.Broken, Detail: o.Detail, Schedule: o.Schedule, Message: msg}, nil
+}
+
+// replays reads the last written file back and runs it as a user would: it
+// must parse, and its own expect lines (the violation it pins) must hold.
+func (r *runner) replays() error {
+	src, err := os.ReadFile(r.last.File)
+	if err != nil {
+		return err
+	}
+	s, err := r.reg.Parse(r.last.File, string(src))
+	if err != nil {
+		return fmt.Errorf("the written scenario does not parse (a bug): %w", err)
+	}
+	res := scenarios.Run(s, scenarios.RunOptions{Program: r.c.Program})
+	if !res.OK() {
+		return fmt.Errorf("%s does not replay its violation (a bug): its expect lines fail", r.last.File)
+	}
+	for _, inv := range r.last.Broken {
+		if v, _ := res.Report.Result(inv); len(v.Violations) == 0 {
+			return fmt.Errorf("%s does not replay its violation of %s (a bug)", r.last.File, inv)
+		}
+	}
+	return nil
+}
