@@ -70,6 +70,10 @@ var allowed = map[string][]string{
 var crossProtocol = map[string][]string{
 	"protocols/redlock": {"protocols/redis"},
 	"protocols/zset":    {"protocols/redis"},
+	// 2PC and 3PC are two protocols for one problem, atomic commitment: what
+	// they share is written once in atomiccommit.
+	"protocols/twopc":   {"protocols/atomiccommit"},
+	"protocols/threepc": {"protocols/atomiccommit"},
 }
 
 // thirdParty says where outside modules may be used.

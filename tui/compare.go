@@ -137,47 +137,28 @@ func (m Compare) Update(msg tea.Msg) (Compare, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tickMsg:
-		if !m.play.due(msg) {
+		var due bool
+		if cmd, due = m.play.advance(msg, m.cursor, m.c.Len(), m.setCursor); !due {
 			return m, nil
 		}
-		if m.cursor >= m.c.Len()-1 {
-			m.play.playing = false
-			break
-		}
-		m.setCursor(m.cursor + 1)
-		cmd = m.play.tick()
 	case tea.MouseWheelMsg:
-		if msg.Mouse().Button == tea.MouseWheelUp {
-			m.setCursor(m.cursor - 3)
-		} else {
-			m.setCursor(m.cursor + 3)
-		}
+		to, _ := moveCursor(msg, k, m.cursor, m.c.Len())
+		m.setCursor(to)
 	case tea.KeyPressMsg:
-		if m.help.IsOpen() {
-			m.help, cmd = m.help.Update(msg)
+		if cmd, done := screenKey(msg, k, &m.help); done {
 			return m, cmd
 		}
+		if to, ok := moveCursor(msg, k, m.cursor, m.c.Len()); ok {
+			m.setCursor(to)
+			break
+		}
+		var played bool
+		if cmd, played = m.play.key(msg, k); played {
+			break
+		}
 		switch {
-		case key.Matches(msg, k.Quit):
-			return m, tea.Quit
-		case key.Matches(msg, k.Back):
-			return m, func() tea.Msg { return backMsg{} }
 		case key.Matches(msg, k.Help):
 			m.help.Open(m.keys.CompareHelp())
-		case key.Matches(msg, k.Play):
-			cmd = m.play.toggle()
-		case key.Matches(msg, k.Faster):
-			m.play.faster()
-		case key.Matches(msg, k.Slower):
-			m.play.slower()
-		case key.Matches(msg, k.Down):
-			m.setCursor(m.cursor + 1)
-		case key.Matches(msg, k.Up):
-			m.setCursor(m.cursor - 1)
-		case key.Matches(msg, k.Start):
-			m.setCursor(0)
-		case key.Matches(msg, k.End):
-			m.setCursor(m.c.Len() - 1)
 		case key.Matches(msg, k.NextDifference), key.Matches(msg, k.PrevDifference):
 			m.jump("diff", key.Matches(msg, k.PrevDifference))
 		case key.Matches(msg, k.NextViolation), key.Matches(msg, k.PrevViolation):

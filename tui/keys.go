@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // KeyMap is every key binding. Each screen keeps its own copy and switches off
@@ -117,4 +118,20 @@ func (k KeyMap) CompareHelp() help.KeyMap {
 			{k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
 		},
 	}
+}
+
+// screenKey is what both run screens (one run, and two compared) do alike with
+// a key before their own: while the help is open it takes every key; quit
+// quits; back goes to the catalogue. done: the screen returns cmd at once.
+func screenKey(msg tea.KeyPressMsg, k KeyMap, h *HelpScreen) (cmd tea.Cmd, done bool) {
+	switch {
+	case h.IsOpen():
+		*h, cmd = h.Update(msg)
+		return cmd, true
+	case key.Matches(msg, k.Quit):
+		return tea.Quit, true
+	case key.Matches(msg, k.Back):
+		return func() tea.Msg { return backMsg{} }, true
+	}
+	return nil, false
 }

@@ -116,35 +116,19 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tickMsg:
-		if !m.play.due(msg) {
+		var due bool
+		if cmd, due = m.play.advance(msg, m.tl.Cursor(), m.tl.Layout().Len(), m.tl.SetCursor); !due {
 			return m, nil
 		}
-		if m.tl.Cursor() >= m.tl.Layout().Len()-1 {
-			m.play.playing = false
-			break
-		}
-		m.tl.SetCursor(m.tl.Cursor() + 1)
-		cmd = m.play.tick()
 	case tea.KeyPressMsg:
-		if m.help.IsOpen() {
-			m.help, cmd = m.help.Update(msg)
+		if cmd, done := screenKey(msg, k, &m.help); done {
 			return m, cmd
 		}
 		switch {
-		case key.Matches(msg, k.Quit):
-			return m, tea.Quit
-		case key.Matches(msg, k.Back):
-			return m, func() tea.Msg { return backMsg{} }
 		case key.Matches(msg, k.Help):
 			m.help.Open(m.keys.ScenarioHelp(m.walk))
 		case key.Matches(msg, k.Play) && m.walk:
 			m.nextStop()
-		case key.Matches(msg, k.Play):
-			cmd = m.play.toggle()
-		case key.Matches(msg, k.Faster):
-			m.play.faster()
-		case key.Matches(msg, k.Slower):
-			m.play.slower()
 		case key.Matches(msg, k.Walk):
 			m.setWalk(!m.walk)
 		case key.Matches(msg, k.Present):
@@ -153,8 +137,11 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 			m.focus = (m.focus + 1) % panelCount
 		case key.Matches(msg, k.PanelUp), key.Matches(msg, k.PanelDown):
 			m.panels[m.focus], cmd = m.panels[m.focus].Update(msg)
-		default:
-			m.tl, cmd = m.tl.Update(msg)
+		default: // the player's keys, then the timeline's
+			var played bool
+			if cmd, played = m.play.key(msg, k); !played {
+				m.tl, cmd = m.tl.Update(msg)
+			}
 		}
 	case tea.MouseWheelMsg:
 		m.tl, cmd = m.tl.Update(msg)

@@ -123,23 +123,13 @@ func (m Timeline) Selected() sim.ProcID {
 // Update moves the cursor and changes the view.
 func (m Timeline) Update(msg tea.Msg) (Timeline, tea.Cmd) {
 	k := m.com.Keys
+	if to, ok := moveCursor(msg, k, m.cursor, m.tl.Len()); ok {
+		m.SetCursor(to)
+		return m, nil
+	}
 	switch msg := msg.(type) {
-	case tea.MouseWheelMsg:
-		if msg.Mouse().Button == tea.MouseWheelUp {
-			m.SetCursor(m.cursor - 3)
-		} else {
-			m.SetCursor(m.cursor + 3)
-		}
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, k.Down):
-			m.SetCursor(m.cursor + 1)
-		case key.Matches(msg, k.Up):
-			m.SetCursor(m.cursor - 1)
-		case key.Matches(msg, k.Start):
-			m.SetCursor(0)
-		case key.Matches(msg, k.End):
-			m.SetCursor(m.tl.Len() - 1)
 		case key.Matches(msg, k.NextViolation), key.Matches(msg, k.PrevViolation):
 			m.jump(m.tl.ViolationRows(), key.Matches(msg, k.PrevViolation))
 		case key.Matches(msg, k.NextFault), key.Matches(msg, k.PrevFault):

@@ -1,10 +1,10 @@
 package threepc
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
+	"github.com/locksim/locksim/protocols/atomiccommit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -38,15 +38,13 @@ var coPhaseNames = [...]string{"idle", "collecting votes", "collecting PreCommit
 
 // Coordinator runs one transaction at a time.
 type Coordinator struct {
-	env      sim.Env
-	cfg      CoordinatorConfig
-	phase    coPhase
-	txn      string
-	votes    map[sim.ProcID]bool
-	acks     map[sim.ProcID]bool
-	decision string
-	queue    []sim.ProcID // participants still to be sent op
-	op       string
+	env   sim.Env
+	cfg   CoordinatorConfig
+	phase coPhase
+	tx    atomiccommit.Txn // the transaction, its votes and decision
+	acks  map[sim.ProcID]bool
+	queue []sim.ProcID // participants still to be sent op
+	op    string
 }
 
 // NewCoordinator returns a constructor for a coordinator with cfg.
@@ -55,7 +53,7 @@ func NewCoordinator(cfg CoordinatorConfig) func(sim.Env) sim.Process {
 		cfg.Timeout = time.Second
 	}
 	return func(env sim.Env) sim.Process {
-		return &Coordinator{env: env, cfg: cfg, votes: map[sim.ProcID]bool{}, acks: map[sim.ProcID]bool{}}
+		return &Coordinator{env: env, cfg: cfg, tx: atomiccommit.NewTxn(env, cfg.Participants), acks: map[sim.ProcID]bool{}}
 	}
 }
 
@@ -80,19 +78,17 @@ func (c *Coordinator) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			c.sendNext(out)
 		}
 	case sim.InMessage:
-		if slices.Contains(c.cfg.Participants, in.From) && in.Msg.Key == c.txn {
+		if c.tx.Participant(in.From) && in.Msg.Key == c.tx.Name {
 			c.message(in.From, in.Msg, out)
 		}
 	}
 }
 
 func (c *Coordinator) begin(txn string, out *sim.Outputs) {
-	if c.phase != coIdle && c.phase != coDone {
-		out.Observe(sim.Note(c.env.ID, "%s is busy with %s; begin ignored", c.env.Name, c.txn))
+	if !c.tx.Begin(txn, c.phase != coIdle && c.phase != coDone, out) {
 		return
 	}
-	c.txn, c.phase, c.decision = txn, coVoting, ""
-	clear(c.votes)
+	c.phase = coVoting
 	clear(c.acks)
 	sim.BeginTxn(out, c.env, txn, c.cfg.Participants)
 	c.broadcast(OpCanCommit, out)
@@ -109,7 +105,7 @@ func (c *Coordinator) sendNext(out *sim.Outputs) {
 	for len(c.queue) > 0 {
 		p := c.queue[0]
 		c.queue = c.queue[1:]
-		out.Send(p, sim.Message{Op: c.op, Key: c.txn})
+		out.Send(p, sim.Message{Op: c.op, Key: c.tx.Name})
 		if c.cfg.SendGap > 0 && len(c.queue) > 0 {
 			out.SetTimer(timerSend, c.cfg.SendGap)
 			return
@@ -126,12 +122,10 @@ func (c *Coordinator) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 		if c.phase != coVoting {
 			return
 		}
-		c.votes[from] = m.Op == OpYes
-		if m.Op == OpNo {
+		switch c.tx.Vote(from, m.Op == OpYes) {
+		case atomiccommit.VotedNo:
 			c.finish(Abort, c.env.Names[from]+" voted no", out)
-			return
-		}
-		if len(c.votes) == len(c.cfg.Participants) {
+		case atomiccommit.AllYes:
 			c.phase = coPreCommitting
 			out.CancelTimer(timerTimeout)
 			out.Observe(sim.Note(c.env.ID, "%s: every participant voted yes; it sends PreCommit", c.env.Name))
@@ -150,9 +144,9 @@ func (c *Coordinator) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 }
 
 func (c *Coordinator) finish(d, why string, out *sim.Outputs) {
-	c.phase, c.decision = coDone, d
+	c.phase, c.tx.Decision = coDone, d
 	out.CancelTimer(timerTimeout)
-	decide(out, c.txn, d, why)
+	decide(out, c.tx.Name, d, why)
 	op := OpAbort
 	if d == Commit {
 		op = OpDoCommit
@@ -170,12 +164,5 @@ func (c *Coordinator) TimerName(id sim.TimerID) string {
 
 // Describe is the coordinator's state.
 func (c *Coordinator) Describe() string {
-	if c.txn == "" {
-		return "idle"
-	}
-	s := fmt.Sprintf("%s: %s", c.txn, coPhaseNames[c.phase])
-	if c.decision != "" {
-		s += ", decision " + c.decision
-	}
-	return s
+	return c.tx.Describe(coPhaseNames[c.phase])
 }

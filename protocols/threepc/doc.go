@@ -25,7 +25,7 @@
 // resilient to network partitions).
 //
 // Invariants: pure state machines (see package sim).
-// May import: sim.
+// May import: sim, protocols/atomiccommit (what 2PC and 3PC share).
 package threepc
 
 import "github.com/locksim/locksim/sim"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/atomiccommit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -113,24 +114,20 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 			return
 		}
 		p.txn = m.Key
-		vote := sim.VoteNo
-		if p.cfg.Vote {
-			vote = sim.VoteYes
-		}
-		sim.Vote(out, m.Key, vote)
+		atomiccommit.CastVote(out, m.Key, p.cfg.Vote)
 		if !p.cfg.Vote {
 			p.finish(Abort, "it voted no", out)
 			out.Send(from, sim.Message{Op: OpNo, Key: m.Key})
 			return
 		}
 		p.st = pUncertain
-		p.log(sim.Message{Op: recVoted, Key: m.Key}, out) // a yes survives a crash
+		atomiccommit.Force(out, sim.Message{Op: recVoted, Key: m.Key}) // a yes survives a crash
 		out.Send(from, sim.Message{Op: OpYes, Key: m.Key})
 		out.SetTimer(timerWait, p.cfg.Timeout)
 	case OpPreCommit:
 		if p.st == pUncertain {
 			p.st = pPreCommitted
-			p.log(sim.Message{Op: recPreCommitted, Key: m.Key}, out)
+			atomiccommit.Force(out, sim.Message{Op: recPreCommitted, Key: m.Key})
 			out.SetTimer(timerWait, p.cfg.Timeout)
 		}
 		if p.st == pPreCommitted && from == p.cfg.Coordinator {
@@ -165,7 +162,7 @@ func (p *Participant) finish(d, how string, out *sim.Outputs) {
 	if d == Commit {
 		p.st = pCommitted
 	}
-	p.log(sim.Message{Op: recDecision, Key: p.txn, Value: d}, out)
+	atomiccommit.Force(out, sim.Message{Op: recDecision, Key: p.txn, Value: d})
 	out.CancelTimer(timerWait)
 	out.CancelTimer(timerElect)
 	decide(out, p.txn, d, how)
@@ -178,11 +175,6 @@ const (
 	recPreCommitted = "PRECOMMITTED"
 	recDecision     = "DECISION"
 )
-
-func (p *Participant) log(r sim.Message, out *sim.Outputs) {
-	out.Write(r)
-	out.Fsync()
-}
 
 // recover rebuilds the state from the log; one that is uncertain or
 // pre-committed runs the termination protocol at once.
@@ -293,8 +285,5 @@ func (p *Participant) TimerName(id sim.TimerID) string {
 
 // Describe is the participant's state.
 func (p *Participant) Describe() string {
-	if p.txn == "" {
-		return "no transaction"
-	}
-	return fmt.Sprintf("%s: %s", p.txn, pStateNames[p.st])
+	return atomiccommit.Describe("no transaction", p.txn, pStateNames[p.st], "")
 }

@@ -1,10 +1,9 @@
 package twopc
 
 import (
-	"fmt"
-	"slices"
 	"time"
 
+	"github.com/locksim/locksim/protocols/atomiccommit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -48,14 +47,12 @@ var coPhaseNames = [...]string{"idle", "collecting votes", "logging its decision
 
 // Coordinator runs one transaction at a time.
 type Coordinator struct {
-	env      sim.Env
-	cfg      CoordinatorConfig
-	phase    coPhase
-	txn      string
-	votes    map[sim.ProcID]bool
-	decision string
-	why      string
-	acked    map[sim.ProcID]bool
+	env   sim.Env
+	cfg   CoordinatorConfig
+	phase coPhase
+	tx    atomiccommit.Txn // the transaction, its votes and decision
+	why   string
+	acked map[sim.ProcID]bool
 }
 
 // NewCoordinator returns a constructor for a coordinator with cfg.
@@ -70,7 +67,7 @@ func NewCoordinator(cfg CoordinatorConfig) func(sim.Env) sim.Process {
 		cfg.Resend = time.Second
 	}
 	return func(env sim.Env) sim.Process {
-		return &Coordinator{env: env, cfg: cfg, votes: map[sim.ProcID]bool{}, acked: map[sim.ProcID]bool{}}
+		return &Coordinator{env: env, cfg: cfg, tx: atomiccommit.NewTxn(env, cfg.Participants), acked: map[sim.ProcID]bool{}}
 	}
 }
 
@@ -99,22 +96,19 @@ func (c *Coordinator) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			}
 		}
 	case sim.InMessage:
-		if slices.Contains(c.cfg.Participants, in.From) {
+		if c.tx.Participant(in.From) {
 			c.message(in.From, in.Msg, out)
 		}
 	}
 }
 
 func (c *Coordinator) begin(txn string, out *sim.Outputs) {
-	if c.phase != coIdle && c.phase != coDone {
-		out.Observe(sim.Note(c.env.ID, "%s is busy with %s; begin ignored", c.env.Name, c.txn))
+	if !c.tx.Begin(txn, c.phase != coIdle && c.phase != coDone, out) {
 		return
 	}
-	c.txn, c.phase, c.decision = txn, coVoting, ""
-	clear(c.votes)
+	c.phase = coVoting
 	clear(c.acked)
-	out.Write(sim.Message{Op: recBegin, Key: txn})
-	out.Fsync()
+	atomiccommit.Force(out, sim.Message{Op: recBegin, Key: txn})
 	sim.BeginTxn(out, c.env, txn, c.cfg.Participants)
 	if c.cfg.Work > 0 {
 		c.phase = coWorking
@@ -131,13 +125,13 @@ func (c *Coordinator) begin(txn string, out *sim.Outputs) {
 func (c *Coordinator) prepare(out *sim.Outputs) {
 	c.phase = coVoting
 	for _, p := range c.cfg.Participants {
-		out.Send(p, sim.Message{Op: OpPrepare, Key: c.txn})
+		out.Send(p, sim.Message{Op: OpPrepare, Key: c.tx.Name})
 	}
 	out.SetTimer(timerVotes, c.cfg.Timeout)
 }
 
 func (c *Coordinator) message(from sim.ProcID, m sim.Message, out *sim.Outputs) {
-	if m.Key != c.txn {
+	if m.Key != c.tx.Name {
 		if m.Op == OpAsk { // a transaction it has no record of: presumed abort
 			out.Send(from, sim.Message{Op: OpAbort, Key: m.Key})
 		}
@@ -148,31 +142,29 @@ func (c *Coordinator) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 		if c.phase != coVoting {
 			return
 		}
-		c.votes[from] = m.Op == OpYes
-		if m.Op == OpNo {
+		switch c.tx.Vote(from, m.Op == OpYes) {
+		case atomiccommit.VotedNo:
 			c.decide(Abort, c.env.Names[from]+" voted no", out)
-			return
-		}
-		if len(c.votes) == len(c.cfg.Participants) {
+		case atomiccommit.AllYes:
 			c.decide(Commit, "every participant voted yes", out)
 		}
 	case OpAck:
 		c.acked[from] = true
 		if c.phase == coDecided && len(c.acked) == len(c.cfg.Participants) {
 			c.phase = coDone
-			out.Write(sim.Message{Op: recEnd, Key: c.txn})
+			out.Write(sim.Message{Op: recEnd, Key: c.tx.Name})
 			out.CancelTimer(timerResend)
 		}
 	case OpAsk:
 		if c.phase == coDecided || c.phase == coDone {
-			out.Send(from, sim.Message{Op: decisionOp(c.decision), Key: c.txn})
+			out.Send(from, sim.Message{Op: decisionOp(c.tx.Decision), Key: c.tx.Name})
 		}
 	}
 }
 
 // decide starts forcing the decision to the log; it is sent once durable.
 func (c *Coordinator) decide(d, why string, out *sim.Outputs) {
-	c.phase, c.decision, c.why = coLogging, d, why
+	c.phase, c.tx.Decision, c.why = coLogging, d, why
 	out.CancelTimer(timerVotes)
 	out.SetTimer(timerLogged, c.cfg.LogDelay)
 }
@@ -181,10 +173,9 @@ func (c *Coordinator) logged(out *sim.Outputs) {
 	if c.phase != coLogging {
 		return
 	}
-	out.Write(sim.Message{Op: recDecision, Key: c.txn, Value: c.decision})
-	out.Fsync()
+	atomiccommit.Force(out, sim.Message{Op: recDecision, Key: c.tx.Name, Value: c.tx.Decision})
 	c.phase = coDecided
-	decide(out, c.txn, c.decision, c.why)
+	decide(out, c.tx.Name, c.tx.Decision, c.why)
 	c.sendDecision(out)
 }
 
@@ -196,7 +187,7 @@ func (c *Coordinator) sendDecision(out *sim.Outputs) {
 	}
 	for _, p := range c.cfg.Participants {
 		if !c.acked[p] {
-			out.Send(p, sim.Message{Op: decisionOp(c.decision), Key: c.txn})
+			out.Send(p, sim.Message{Op: decisionOp(c.tx.Decision), Key: c.tx.Name})
 		}
 	}
 	out.SetTimer(timerResend, c.cfg.Resend)
@@ -208,20 +199,20 @@ func (c *Coordinator) recover(disk []sim.Message, out *sim.Outputs) {
 	for _, r := range disk {
 		switch r.Op {
 		case recBegin:
-			c.txn, c.phase, c.decision = r.Key, coVoting, ""
+			c.tx.Name, c.phase, c.tx.Decision = r.Key, coVoting, ""
 		case recDecision:
-			c.phase, c.decision = coDecided, r.Value
+			c.phase, c.tx.Decision = coDecided, r.Value
 		case recEnd:
 			c.phase = coDone
 		}
 	}
 	switch c.phase {
 	case coVoting:
-		out.Observe(sim.Note(c.env.ID, "%s recovers %s with no decision in its log: it aborts (presumed abort)", c.env.Name, c.txn))
-		c.phase, c.decision, c.why = coLogging, Abort, "recovered with no decision logged"
+		out.Observe(sim.Note(c.env.ID, "%s recovers %s with no decision in its log: it aborts (presumed abort)", c.env.Name, c.tx.Name))
+		c.phase, c.tx.Decision, c.why = coLogging, Abort, "recovered with no decision logged"
 		c.logged(out)
 	case coDecided:
-		out.Observe(sim.Note(c.env.ID, "%s recovers its decision %s for %s and sends it again", c.env.Name, c.decision, c.txn))
+		out.Observe(sim.Note(c.env.ID, "%s recovers its decision %s for %s and sends it again", c.env.Name, c.tx.Decision, c.tx.Name))
 		c.sendDecision(out)
 	}
 }
@@ -243,12 +234,5 @@ func (c *Coordinator) TimerName(id sim.TimerID) string {
 
 // Describe is the coordinator's state.
 func (c *Coordinator) Describe() string {
-	if c.txn == "" {
-		return "idle"
-	}
-	s := fmt.Sprintf("%s: %s", c.txn, coPhaseNames[c.phase])
-	if c.decision != "" {
-		s += ", decision " + c.decision
-	}
-	return s
+	return c.tx.Describe(coPhaseNames[c.phase])
 }

@@ -16,7 +16,7 @@
 // (1987), ch. 7 (the protocol, its timeouts and cooperative termination).
 //
 // Invariants: pure state machines (see package sim).
-// May import: sim.
+// May import: sim, protocols/atomiccommit (what 2PC and 3PC share).
 package twopc
 
 import "github.com/locksim/locksim/sim"

@@ -1,10 +1,10 @@
 package twopc
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/protocols/atomiccommit"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -129,11 +129,7 @@ func (p *Participant) prepare(txn string, out *sim.Outputs) {
 		p.st = pInit // a new transaction; the last one is decided
 	}
 	p.txn = txn
-	vote := sim.VoteNo
-	if p.cfg.Vote {
-		vote = sim.VoteYes
-	}
-	sim.Vote(out, txn, vote)
+	atomiccommit.CastVote(out, txn, p.cfg.Vote)
 	if p.cfg.VoteTimeout > 0 {
 		out.CancelTimer(timerVote)
 	}
@@ -142,8 +138,7 @@ func (p *Participant) prepare(txn string, out *sim.Outputs) {
 		out.Send(p.cfg.Coordinator, sim.Message{Op: OpNo, Key: txn})
 		return
 	}
-	out.Write(sim.Message{Op: recPrepared, Key: txn})
-	out.Fsync()
+	atomiccommit.Force(out, sim.Message{Op: recPrepared, Key: txn})
 	p.st = pUncertain
 	out.Send(p.cfg.Coordinator, sim.Message{Op: OpYes, Key: txn})
 	out.SetTimer(timerAsk, p.cfg.Timeout)
@@ -159,8 +154,7 @@ func (p *Participant) apply(txn, d, how string, out *sim.Outputs) {
 	if d == Commit {
 		p.st = pCommitted
 	}
-	out.Write(sim.Message{Op: recDecision, Key: txn, Value: d})
-	out.Fsync()
+	atomiccommit.Force(out, sim.Message{Op: recDecision, Key: txn, Value: d})
 	out.CancelTimer(timerAsk)
 	decide(out, txn, d, how)
 }
@@ -230,8 +224,5 @@ func (p *Participant) TimerName(id sim.TimerID) string {
 
 // Describe is the participant's state.
 func (p *Participant) Describe() string {
-	if p.txn == "" {
-		return "no transaction"
-	}
-	return fmt.Sprintf("%s: %s", p.txn, pStateNames[p.st])
+	return atomiccommit.Describe("no transaction", p.txn, pStateNames[p.st], "")
 }

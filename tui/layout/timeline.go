@@ -383,28 +383,12 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 		set(e.Proc, CellTimer, note, lastWord(note))
 	case sim.EvCommand:
 		set(e.Proc, CellCommand, msg.Op, "")
-	case sim.EvCrash:
-		set(e.Proc, CellCrash, "crash", "")
-	case sim.EvPowerLoss:
-		set(e.Proc, CellCrash, "power loss", "power")
-	case sim.EvShutdown:
-		set(e.Proc, CellShutdown, "shutdown", "stop")
-	case sim.EvRestart:
-		set(e.Proc, CellRestart, "restart", "up")
-	case sim.EvPause:
-		set(e.Proc, CellPause, "pause", "")
-	case sim.EvResume:
-		set(e.Proc, CellResume, "resume", "")
 	case sim.EvClockJump:
 		label := e.Dur.String() // the shortest exact form: 15s, 1.5s, 250ms
 		if e.Dur > 0 {
 			label = "+" + label
 		}
 		set(e.Proc, CellClock, label, "")
-	case sim.EvClockDrift:
-		set(e.Proc, CellClock, "drift", "")
-	case sim.EvNote:
-		set(e.Proc, CellNote, "note", "")
 	case sim.EvPartition, sim.EvHeal, sim.EvLink:
 		short := map[sim.EventKind]string{sim.EvPartition: "cut"}[e.Kind]
 		if a := e.Action; a >= 0 && int(a) < len(tl.t.Actions) {
@@ -413,7 +397,27 @@ func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
 				set(p, CellCut, e.Kind.String(), short)
 			}
 		}
+	default:
+		if c, ok := fixedCells[e.Kind]; ok {
+			set(e.Proc, c.kind, c.label, c.short)
+		}
 	}
+}
+
+// fixedCells are the events of one process whose cell reads the same each time:
+// its kind, its label, and the short label a narrow column shows ("" for none).
+var fixedCells = map[sim.EventKind]struct {
+	kind         CellKind
+	label, short string
+}{
+	sim.EvCrash:      {CellCrash, "crash", ""},
+	sim.EvPowerLoss:  {CellCrash, "power loss", "power"},
+	sim.EvShutdown:   {CellShutdown, "shutdown", "stop"},
+	sim.EvRestart:    {CellRestart, "restart", "up"},
+	sim.EvPause:      {CellPause, "pause", ""},
+	sim.EvResume:     {CellResume, "resume", ""},
+	sim.EvClockDrift: {CellClock, "drift", ""},
+	sim.EvNote:       {CellNote, "note", ""},
 }
 
 // obsCell marks the column an observation is about; lock and agreement facts win
