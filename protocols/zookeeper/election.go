@@ -47,6 +47,16 @@ func (s *Server) bootstrap(now sim.LocalTime, out *sim.Outputs) {
 func (s *Server) becomeLooking(now sim.LocalTime, out *sim.Outputs) {
 	s.setRole(looking)
 	s.forgetContainers()
+	// A server that stops serving drops its clients' connections (ZooKeeper
+	// shuts its request processors down when it leaves a role): it answers none
+	// of the requests it took and had not committed, even if it commits them
+	// later as the leader of a new epoch it may never establish. Their clients
+	// see the connection lost and ask again; answering "created" for a write the
+	// ensemble may never have made lets a client believe in a node that is not
+	// its own (and later delete another session's node of the same name).
+	for _, x := range s.log {
+		x.Origin = sim.NoProc
+	}
 	s.votes = map[sim.ProcID]int64{s.env.ID: s.lastLogged()}
 	for _, p := range s.cfg.Servers {
 		if p != s.env.ID {
