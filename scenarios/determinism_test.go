@@ -73,11 +73,11 @@ func TestCheckerOnlyRunsAreTheSameRuns(t *testing.T) {
 			continue
 		}
 		for i := range a.Len() {
-			ea, eb := *a.Event(i), *b.Event(i)
+			ea, eb := a.Event(i), b.Event(i)
 			if eb.HasMsg() {
 				t.Fatalf("%s: event %d of a checker-only run keeps a message", s.ID, i)
 			}
-			if a.Note(&ea) != b.Note(&eb) || ea.At != eb.At || ea.Kind != eb.Kind || ea.Proc != eb.Proc ||
+			if a.Note(ea) != b.Note(eb) || ea.At != eb.At || ea.Kind != eb.Kind || ea.Proc != eb.Proc ||
 				ea.Peer != eb.Peer || ea.MsgID != eb.MsgID || ea.Local != eb.Local || ea.Dur != eb.Dur {
 				t.Errorf("%s: event %d differs: %s vs %+v", s.ID, i, a.EventText(i), eb)
 				break

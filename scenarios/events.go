@@ -118,7 +118,7 @@ func EachEvent(t *sim.Trace, rep *check.Report, fn func(*JSONEvent) error) error
 // NoteText is the text of a scenario's note (an EvNote event): the narration of
 // the note action that recorded it. The trace keeps it with the action, not the
 // event, so that rewording a note changes no run (sim.EvNote).
-func NoteText(t *sim.Trace, e *sim.Event) string {
+func NoteText(t *sim.Trace, e sim.Event) string {
 	if a := e.Action; e.Kind == sim.EvNote && a >= 0 && int(a) < len(t.Actions) {
 		return t.Actions[a].Narration
 	}

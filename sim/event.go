@@ -80,7 +80,7 @@ type Event struct {
 }
 
 // HasMsg reports whether the event carries a message.
-func (e *Event) HasMsg() bool { return e.msg >= 0 }
+func (e Event) HasMsg() bool { return e.msg >= 0 }
 
 // EventText is event i's one text form, with process names resolved.
 func (t *Trace) EventText(i int) string {

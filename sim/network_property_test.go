@@ -72,7 +72,7 @@ func TestNoMessageIsDeliveredBeforeItIsSent(t *testing.T) {
 		}
 		tr := w.Run()
 
-		sent := map[uint64]*Event{}
+		sent := map[uint64]Event{}
 		lastID := map[[2]ProcID]uint64{} // per link, the latest message delivered
 		last := Time(0)
 		for i := range tr.Len() {

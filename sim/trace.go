@@ -27,7 +27,9 @@ type Trace struct {
 	// clock-drift events it gives any reading at any time (ClockAt).
 	Clocks []Clock
 
-	events      chunked[Event]
+	events      chunked[eventRec]
+	actionOf    map[int32]int32  // event index -> Action, for the events that have one
+	states      chunked[int32]   // event index -> snapshot string, when the run records them
 	clockEvents map[ProcID][]int // built on first use
 	msgs        chunked[msgRec]  // sent and commanded messages, by index
 	bodies      chunked[any]     // the messages' payloads, for the few that have one
@@ -67,10 +69,10 @@ func (t *Trace) ClockAt(p ProcID, at Time) LocalTime {
 func (t *Trace) Len() int { return t.events.len() }
 
 // Event returns event i (0 <= i < Len()).
-func (t *Trace) Event(i int) *Event { return t.events.at(i) }
+func (t *Trace) Event(i int) Event { return t.unpack(i, t.events.at(i)) }
 
 // Msg returns the event's message (the zero Message when it has none).
-func (t *Trace) Msg(e *Event) Message {
+func (t *Trace) Msg(e Event) Message {
 	if e.msg < 0 {
 		return Message{}
 	}
@@ -80,12 +82,12 @@ func (t *Trace) Msg(e *Event) Message {
 // Background reports whether the event is background traffic, as the protocol
 // declared it: a background message's send, delivery or drop
 // (Message.Background), or a background timer's firing (Event.Background).
-func (t *Trace) Background(e *Event) bool {
+func (t *Trace) Background(e Event) bool {
 	return e.Background || e.msg >= 0 && t.msgs.at(int(e.msg)).flags&recBackground != 0
 }
 
 // Note returns the event's note ("partition", "c1 is down", a timer's name).
-func (t *Trace) Note(e *Event) string {
+func (t *Trace) Note(e Event) string {
 	if e.note < 0 {
 		return ""
 	}
@@ -94,7 +96,7 @@ func (t *Trace) Note(e *Event) string {
 
 // State returns the snapshot of the event's process after its step, when the run
 // recorded snapshots.
-func (t *Trace) State(e *Event) string {
+func (t *Trace) State(e Event) string {
 	if e.state < 0 {
 		return ""
 	}
@@ -136,8 +138,15 @@ func (t *Trace) message(i int32) Message {
 // The trace's tables grow only through these, which keep its memory estimate.
 
 func (t *Trace) addEvent(ev Event) int {
-	t.bytes += eventBytes
-	return t.events.add(ev)
+	t.bytes += eventBytes // the estimate of the public Event: the same limits as before
+	i := t.events.add(t.pack(&ev))
+	if ev.Action >= 0 {
+		if t.actionOf == nil {
+			t.actionOf = map[int32]int32{}
+		}
+		t.actionOf[int32(i)] = ev.Action
+	}
+	return i
 }
 
 func (t *Trace) addObs(o Observation) {

@@ -298,7 +298,7 @@ func (w *World) step(p ProcID, in Input, ev Event) {
 	s.p.Step(ev.Local, in, &w.out)
 	w.apply(p, idx)
 	if w.cfg.Snapshots && s.p != nil {
-		w.trace.Event(idx).state = w.trace.addString(s.p.Describe())
+		w.trace.setState(idx, s.p.Describe())
 	}
 }
 
@@ -325,7 +325,7 @@ func (w *World) apply(p ProcID, idx int) {
 	if len(out.writes) > 0 || out.fsyncAt >= 0 {
 		s.disk.write(w.now, out.writes, out.fsyncAt)
 	}
-	local := w.trace.Event(idx).Local // the sender's reading at this step
+	local := w.trace.events.at(idx).local // the sender's reading at this step
 	for i := range out.sends {
 		w.transmit(p, out.sends[i].to, &out.sends[i].msg, local)
 	}

@@ -99,7 +99,7 @@ func (tl *Timeline) actionRows() []int {
 }
 
 // narration is the narration of the action behind event e, or "".
-func (tl *Timeline) narration(e *sim.Event) string {
+func (tl *Timeline) narration(e sim.Event) string {
 	if a := e.Action; a >= 0 && int(a) < len(tl.t.Actions) {
 		return tl.t.Actions[a].Narration
 	}

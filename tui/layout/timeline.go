@@ -357,7 +357,7 @@ func longestPart(name string) string {
 	return best
 }
 
-func (tl *Timeline) eventCells(e *sim.Event, cells []Cell) {
+func (tl *Timeline) eventCells(e sim.Event, cells []Cell) {
 	set := func(p sim.ProcID, k CellKind, label, short string) { setCell(cells, p, k, label, short) }
 	msg := tl.t.Msg(e)
 	switch e.Kind {
