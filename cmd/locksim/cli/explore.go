@@ -87,6 +87,7 @@ found, 2 on bad input.`)
 	if err != nil {
 		return err
 	}
+	defer exploreGC()()
 	if len(pos) != 1 {
 		if app.catalogue != nil {
 			return usagef("explore needs one target: a scenario file, or one of the catalogue's (%s list)", app.name)
