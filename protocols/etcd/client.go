@@ -36,7 +36,7 @@ type ClientConfig struct {
 }
 
 // deadlineLoopPeriod is how often clientv3's lessor looks at its keepalives'
-// deadlines (lease.go, deadlineLoop: time.After(time.Second)).
+// deadlines (clientv3's lease.go, deadlineLoop: once a second, by the wall clock).
 const deadlineLoopPeriod = time.Second
 
 // Client commands (acquire, release, read, write) are those of every lock client.

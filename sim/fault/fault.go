@@ -85,22 +85,18 @@ func (f Fault) Say(c Cast) string {
 	at, d := When(f.At), When(f.Dur)
 	empty := slices.Contains(c.Empty, f.Proc)
 	switch f.Kind {
-	case Crash:
+	case Crash, RestartEmpty:
+		what, kept := "crashes", " with what it had written to disk"
+		if f.Kind == RestartEmpty {
+			what, kept = "loses power", ", with only what it had fsynced"
+		}
 		switch {
 		case f.Dur == Forever:
-			return fmt.Sprintf("%s crashes at %s and stays down", f.Proc, at)
+			return fmt.Sprintf("%s %s at %s and stays down", f.Proc, what, at)
 		case empty:
-			return fmt.Sprintf("%s crashes at %s and restarts empty %s later (it keeps nothing on disk)", f.Proc, at, d)
+			return fmt.Sprintf("%s %s at %s and restarts empty %s later (it keeps nothing on disk)", f.Proc, what, at, d)
 		}
-		return fmt.Sprintf("%s crashes at %s and restarts %s later with what it had written to disk", f.Proc, at, d)
-	case RestartEmpty:
-		switch {
-		case f.Dur == Forever:
-			return fmt.Sprintf("%s loses power at %s and stays down", f.Proc, at)
-		case empty:
-			return fmt.Sprintf("%s loses power at %s and restarts empty %s later (it keeps nothing on disk)", f.Proc, at, d)
-		}
-		return fmt.Sprintf("%s loses power at %s and restarts %s later, with only what it had fsynced", f.Proc, at, d)
+		return fmt.Sprintf("%s %s at %s and restarts %s later%s", f.Proc, what, at, d, kept)
 	case Pause:
 		if f.Dur == Forever {
 			return fmt.Sprintf("%s stops at %s for good (a GC pause, a frozen VM)", f.Proc, at)
