@@ -229,8 +229,15 @@ func (c *Client) ping(now sim.LocalTime, out *sim.Outputs) {
 }
 
 func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs) {
-	if c.state == lockCreating && c.cfg.Protected {
-		c.state = lockChecking // the create may have happened: look for our node
+	if c.state == lockCreating {
+		if c.cfg.Protected {
+			c.state = lockChecking // the create may have happened: look for our node
+		} else {
+			// Curator's retry loop creates again once reconnected; without
+			// protection a create that did happen is left behind (the reason
+			// protection exists), as on a LOST session below.
+			c.state, c.wantLock = lockIdle, c.lock
+		}
 	}
 	c.conn = disconnected
 	c.ka.Lost(out)
