@@ -19,6 +19,9 @@ type RunOptions struct {
 	// CheckerOnly records only what the checker reads (sim.Config.CheckerOnly):
 	// the same run and report, without the messages' contents.
 	CheckerOnly bool
+	// Reuse lends the run the memory of traces recycled before (sim.Reuse): for
+	// a caller that runs many scenarios one after another on one goroutine.
+	Reuse *sim.Reuse
 }
 
 // Result is a finished run: the trace, the checker's report, and each expectation
@@ -89,7 +92,7 @@ func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 	if opt.Seed != nil {
 		seed = *opt.Seed
 	}
-	w := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly})
+	w := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly, Reuse: opt.Reuse})
 	if more != nil {
 		more(w)
 	}

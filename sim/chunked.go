@@ -10,12 +10,13 @@ type chunked[T any] struct {
 	chunks [][]T
 	cur    []T // the last chunk, full length; written by index
 	n      int
+	spare  *[][]T // chunks to write into before allocating (Reuse), or nil
 }
 
 func (c *chunked[T]) add(v T) int {
 	i := c.n & (1<<chunkBits - 1)
 	if i == 0 {
-		c.cur = make([]T, 1<<chunkBits)
+		c.cur = c.chunk()
 		c.chunks = append(c.chunks, c.cur)
 	}
 	c.cur[i] = v
@@ -23,6 +24,26 @@ func (c *chunked[T]) add(v T) int {
 	return c.n - 1
 }
 
+// chunk is a chunk to fill: a spare one, or a new one. A spare chunk still holds
+// an earlier trace's entries; add overwrites each before at can read it.
+func (c *chunked[T]) chunk() []T {
+	if c.spare != nil {
+		if s := *c.spare; len(s) > 0 {
+			*c.spare = s[:len(s)-1]
+			return s[len(s)-1]
+		}
+	}
+	return make([]T, 1<<chunkBits)
+}
+
 func (c *chunked[T]) at(i int) *T { return &c.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
 
 func (c *chunked[T]) len() int { return c.n }
+
+// giveBack hands the table's chunks to its spares and empties it.
+func (c *chunked[T]) giveBack() {
+	if c.spare != nil {
+		*c.spare = append(*c.spare, c.chunks...)
+	}
+	*c = chunked[T]{spare: c.spare}
+}

@@ -69,6 +69,36 @@ func BenchmarkKernel(b *testing.B) {
 	})
 }
 
+// BenchmarkReuse is the kernel's ping-pong run after run as an exploration runs
+// them, each trace recycled into the next (Reuse), beside the same runs each
+// recording into fresh memory: the ratio is what Reuse saves.
+//
+//	go test ./sim -run '^$' -bench Reuse -benchmem
+func BenchmarkReuse(b *testing.B) {
+	for _, reuse := range []bool{false, true} {
+		name := "fresh"
+		if reuse {
+			name = "reused"
+		}
+		b.Run(name, func(b *testing.B) {
+			var r *Reuse
+			if reuse {
+				r = NewReuse()
+			}
+			b.ReportAllocs()
+			m0 := mallocs()
+			for range b.N {
+				tr := newRallyReusing(r).Run()
+				if tr.EndReason != EndQuiescent {
+					b.Fatalf("rally ended by %s", tr.EndReason)
+				}
+				tr.Recycle()
+			}
+			report(b, m0)
+		})
+	}
+}
+
 // benchBare is the baseline: a ping-pong over a hand-written heap, nothing else.
 func benchBare(b *testing.B) {
 	var q baseQueue
@@ -94,8 +124,10 @@ func bareRallies(q *baseQueue, n int) {
 }
 
 // newRally is the kernel's ping-pong: two processes, rally messages.
-func newRally() *World {
-	w := NewWorld(Config{Seed: 1, Limits: Limits{MaxEvents: 10 * rally, MaxTime: 24 * time.Hour, MaxQueue: 100}})
+func newRally() *World { return newRallyReusing(nil) }
+
+func newRallyReusing(r *Reuse) *World {
+	w := NewWorld(Config{Seed: 1, Limits: Limits{MaxEvents: 10 * rally, MaxTime: 24 * time.Hour, MaxQueue: 100}, Reuse: r})
 	a := w.AddProcess("a", "test", Clock{}, newEcho)
 	c := w.AddProcess("b", "test", Clock{}, newEcho)
 	w.Network().SetDefault(Link{Delay: time.Millisecond})

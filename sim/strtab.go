@@ -58,3 +58,11 @@ func (t *strtab) str(id uint32) string {
 	}
 	return t.strs[id]
 }
+
+// empty forgets every string, keeping the index's memory for the next trace.
+func (t *strtab) empty() {
+	clear(t.strs) // let the strings go
+	t.strs = t.strs[:0]
+	clear(t.ids)
+	clear(t.recent[:])
+}

@@ -35,6 +35,7 @@ type Trace struct {
 	bodies      chunked[any]     // the messages' payloads, for the few that have one
 	strs        strtab           // every word of the messages, the notes, the snapshots
 	bytes       int64            // what the tables above hold, as memory.go estimates it
+	reuse       *Reuse           // where Recycle hands the tables, or nil
 }
 
 // ClockAt is process p's clock reading at true time t, as the run left it.

@@ -17,6 +17,9 @@ type Config struct {
 	// run that only needs a verdict (an exploration's) saves the message table
 	// and its string table, and a failing seed is re-run in full to be shown.
 	CheckerOnly bool
+	// Reuse, when set, lends the trace memory earlier traces left (Trace.Recycle):
+	// for a caller that runs many worlds one after another. The run is the same.
+	Reuse *Reuse
 }
 
 // World is the kernel: it owns true time, the queue, the processes, the network and
@@ -139,6 +142,7 @@ func (w *World) start() {
 		names[i], roles[i] = w.procs[i].name, w.procs[i].role
 	}
 	w.trace = Trace{Seed: w.cfg.Seed, Names: names, Roles: roles, Limits: w.cfg.Limits}
+	w.cfg.Reuse.attach(&w.trace)
 	for i := range w.procs {
 		w.trace.Clocks = append(w.trace.Clocks, w.procs[i].clock)
 	}

@@ -29,6 +29,7 @@ func benchRuns(b *testing.B, full bool) {
 			}
 			c := &explore.Config{Template: tpl, Space: fault.Space{Menu: fault.Kinds}, FullTrace: full}
 			c.Space.Menu = c.Usable()
+			c = c.Worker() // as each of explore's workers runs
 			b.ReportAllocs()
 			seed := uint64(0)
 			for b.Loop() {

@@ -152,6 +152,36 @@ func TestSchedulesAndRunsAreDeterministic(t *testing.T) {
 	}
 }
 
+// A worker's runs record into the memory its last run left (Config.Worker,
+// sim.Reuse): outcomes and trace hashes are those of runs in fresh memory, seed
+// by seed, whichever presets ran on the worker before.
+func TestAWorkerReusingMemoryGetsTheSameOutcomes(t *testing.T) {
+	w := (&explore.Config{}).Worker()
+	for _, name := range []string{"zookeeper", "redlock", "2pc", "etcd"} {
+		c := &explore.Config{Template: template(t, name), Space: fault.Space{Menu: fault.Kinds}}
+		c.Space.Menu = c.Usable()
+		w.Template, w.Space = c.Template, c.Space // the same worker's memory, a new template
+		hashed := *c
+		hashed.Hash = true
+		hw := hashed.Worker()
+		for seed := uint64(1); seed <= 15; seed++ {
+			fresh, err := c.Explore(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reused, _ := w.Explore(seed)
+			if !reflect.DeepEqual(fresh, reused) {
+				t.Fatalf("%s seed %d: fresh %+v, reused %+v", name, seed, fresh, reused)
+			}
+			a, _ := hashed.Explore(seed)
+			b, _ := hw.Explore(seed)
+			if a.Hash != b.Hash {
+				t.Fatalf("%s seed %d: trace hash %s fresh, %s reused", name, seed, a.Hash, b.Hash)
+			}
+		}
+	}
+}
+
 // A template keeps its workload and loses its faults, expectations and seed.
 func TestTemplateDropsFaults(t *testing.T) {
 	src := "# t\nprotocol redis\nseed 7\nnode r1 redis\nclient c1 redis-lock server=r1\nat 1s c1 acquire L\n# the crash\nat 2s crash r1\nwhen c1 acquired L then pause c1 for=1s\nrun until=5s\nexpect verdict SAFE\n"

@@ -33,7 +33,17 @@ type Config struct {
 	// is shown (the written scenario replays it).
 	FullTrace bool
 
-	parsed *parsed // the template, parsed once (Try)
+	parsed *parsed    // the template, parsed once (Try)
+	reuse  *sim.Reuse // with Worker: each run records into the memory of the last
+}
+
+// Worker returns a copy of c for one goroutine: each of its runs records its
+// trace into the memory the previous one left (sim.Reuse), which a Config that
+// several goroutines share cannot do. The outcomes are the same.
+func (c *Config) Worker() *Config {
+	w := *c
+	w.reuse = sim.NewReuse()
+	return &w
 }
 
 // Outcome is one run of one schedule.
@@ -102,7 +112,7 @@ func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	r := scenarios.RunWith(sc, scenarios.RunOptions{Seed: &seed, CheckerOnly: !c.Hash && !c.FullTrace},
+	r := scenarios.RunWith(sc, scenarios.RunOptions{Seed: &seed, CheckerOnly: !c.Hash && !c.FullTrace, Reuse: c.reuse},
 		func(w *sim.World) { s.Apply(w, c.Template.Cast().Group) })
 	o := Outcome{Seed: seed, Schedule: s, Verdict: r.Report.Verdict, Events: r.Trace.Len()}
 	if c.Hash {
@@ -113,6 +123,9 @@ func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 		if o.Detail == "" {
 			o.Detail, o.At = res.Violations[0].Detail, res.Violations[0].At
 		}
+	}
+	if c.reuse != nil {
+		r.Trace.Recycle() // the outcome keeps nothing of it
 	}
 	return o, nil
 }

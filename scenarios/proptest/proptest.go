@@ -164,7 +164,7 @@ func newRunner(t *testing.T, c Config, test string) *runner {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return &runner{cfg: cfg, c: c, reg: reg, file: filepath.Join(dir, fileName(test)),
+	return &runner{cfg: cfg.Worker(), c: c, reg: reg, file: filepath.Join(dir, fileName(test)), // one goroutine: runs reuse memory
 		command: fmt.Sprintf("go test -run '^%s$'", strings.Split(test, "/")[0])}
 }
 

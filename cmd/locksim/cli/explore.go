@@ -149,7 +149,12 @@ found, 2 on bad input.`)
 	}
 	var failed error
 	var found *explore.Outcome
-	inOrder(o.workers, func(i uint64) (t tried) {
+	perWorker := make([]*explore.Config, o.workers) // each reuses its runs' memory
+	for w := range perWorker {
+		perWorker[w] = cfg.Worker()
+	}
+	inOrder(o.workers, func(w int, i uint64) (t tried) {
+		cfg := perWorker[w]
 		if o.runs > 0 && i >= uint64(o.runs) {
 			return t // never seen: the loop stops at --runs first
 		}

@@ -5,8 +5,9 @@ import (
 	"sync/atomic"
 )
 
-// inOrder runs job(0), job(1), job(2), ... on workers goroutines and hands the
-// results to each in index order, one at a time, on the caller's goroutine, until
+// inOrder runs job(w, 0), job(w, 1), job(w, 2), ... on workers goroutines (w,
+// from 0, names the goroutine: what a job keeps between runs is per worker) and
+// hands the results to each in index order, one at a time, on the caller's goroutine, until
 // each returns false. It is how `explore --workers N` runs seeds on every core
 // while reporting exactly what one worker would: each run is independent and
 // deterministic (the kernel and the models are single-threaded; only whole runs
@@ -17,9 +18,9 @@ import (
 // little and memory stays bounded. With workers <= 1 it is a plain loop.
 //
 // This is the one place in the module that starts goroutines (layers_test.go).
-func inOrder[T any](workers int, job func(i uint64) T, each func(T) bool) {
+func inOrder[T any](workers int, job func(worker int, i uint64) T, each func(T) bool) {
 	if workers <= 1 {
-		for i := uint64(0); each(job(i)); i++ {
+		for i := uint64(0); each(job(0, i)); i++ {
 		}
 		return
 	}
@@ -36,7 +37,7 @@ func inOrder[T any](workers int, job func(i uint64) T, each func(T) bool) {
 	done := make(chan struct{})
 	var next atomic.Uint64
 	var wg sync.WaitGroup
-	for range workers {
+	for worker := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -47,7 +48,7 @@ func inOrder[T any](workers int, job func(i uint64) T, each func(T) bool) {
 				case <-tokens:
 				}
 				i := next.Add(1) - 1
-				r := result{i, job(i)}
+				r := result{i, job(worker, i)}
 				select {
 				case <-done:
 					return

@@ -24,14 +24,15 @@ func BenchmarkExploreWorkers(b *testing.B) {
 	if _, err := c.Try(1, nil); err != nil { // fills its cache before the workers share it
 		b.Fatal(err)
 	}
-	defer exploreGC()() // as locksim explore runs
+	workers := []*explore.Config{c.Worker(), c.Worker()} // as locksim explore gives each its own
+	defer exploreGC()()                                  // as locksim explore runs
 	const seeds = 200
 	var took [3]time.Duration
 	for b.Loop() {
 		for _, w := range []int{1, 2} {
 			t0 := time.Now()
 			n := 0
-			inOrder(w, func(i uint64) error { _, err := c.Explore(1 + i); return err }, func(err error) bool {
+			inOrder(w, func(w int, i uint64) error { _, err := workers[w].Explore(1 + i); return err }, func(err error) bool {
 				if err != nil {
 					b.Fatal(err)
 				}

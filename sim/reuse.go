@@ -1,0 +1,48 @@
+package sim
+
+// Reuse keeps the memory of traces their reader is done with, for the next runs
+// to record into. An exploration runs thousands of short worlds one after the
+// other and only reads each trace's verdict: writing the next trace into the
+// chunks the last one filled (the process's own memory, often still in cache)
+// costs a fraction of writing into fresh memory, which the allocator must clear
+// and the collector must later reclaim (BenchmarkReuse measures it).
+//
+// A Reuse belongs to one caller at a time: give it to one world after the other
+// (Config.Reuse), and call Trace.Recycle when done with each trace. It never
+// changes a run: every entry is written before it can be read.
+type Reuse struct {
+	events [][]eventRec
+	msgs   [][]msgRec
+	states [][]int32
+	strs   strtab // emptied, its index's memory kept
+}
+
+// NewReuse returns an empty Reuse.
+func NewReuse() *Reuse { return &Reuse{} }
+
+// attach makes t's tables take their chunks from r.
+func (r *Reuse) attach(t *Trace) {
+	if r == nil {
+		return
+	}
+	t.reuse = r
+	t.events.spare, t.msgs.spare, t.states.spare = &r.events, &r.msgs, &r.states
+	t.strs, r.strs = r.strs, strtab{}
+}
+
+// Recycle hands the trace's memory to the Reuse its world was given
+// (Config.Reuse), for the next run, and empties the trace: it has no event left
+// to read (Len is 0). Without a Reuse it only empties the trace. Call it only
+// when nothing reads the trace any more.
+func (t *Trace) Recycle() {
+	t.events.giveBack()
+	t.msgs.giveBack()
+	t.states.giveBack()
+	t.bodies = chunked[any]{} // payloads hold pointers: let them go, never reuse
+	t.actionOf, t.clockEvents = nil, nil
+	t.Obs = nil
+	if t.reuse != nil {
+		t.strs.empty()
+		t.reuse.strs, t.strs = t.strs, strtab{}
+	}
+}
