@@ -20,7 +20,7 @@ func TestTheEventRecordIsSmallAndGivesBackTheEvent(t *testing.T) {
 		{At: 8, Kind: EvDeliver, MsgID: 3, Proc: 2, Peer: 1, Action: -1, msg: 4, note: -1, state: -1},
 	}
 	for _, e := range want {
-		tr.addEvent(e)
+		tr.addEvent(&e)
 	}
 	tr.setState(3, "held")
 	want[3].state = *tr.states.at(3)

@@ -33,12 +33,12 @@ func BenchmarkKernel(b *testing.B) {
 			var seq uint64
 			for len(q.items) > 0 {
 				it := q.pop()
-				tr.addEvent(Event{At: it.at, Kind: EvDeliver, Proc: ProcID(it.to), msg: int32(it.left), Action: -1, note: -1, state: -1})
+				tr.addEvent(&Event{At: it.at, Kind: EvDeliver, Proc: ProcID(it.to), msg: int32(it.left), Action: -1, note: -1, state: -1})
 				if it.left > 1 {
 					seq++
 					m := Message{Op: "pong", ID: uint64(it.left)}
 					i := tr.addMsg(&m)
-					tr.addEvent(Event{At: it.at, Kind: EvSend, Proc: ProcID(it.to), msg: i, Action: -1, note: -1, state: -1})
+					tr.addEvent(&Event{At: it.at, Kind: EvSend, Proc: ProcID(it.to), msg: i, Action: -1, note: -1, state: -1})
 					q.push(baseItem{at: it.at + Time(time.Millisecond), seq: seq, to: 1 - it.to, left: it.left - 1})
 				}
 			}

@@ -124,6 +124,13 @@ func (m Message) Clone() Message {
 	return m
 }
 
+// ownBody gives m a payload of its own, as Clone does, in place.
+func (m *Message) ownBody() {
+	if m.Body != nil {
+		m.Body = cloneBody(m.Op, m.Body)
+	}
+}
+
 func cloneBody(op string, body any) any {
 	if c, ok := body.(Cloner); ok {
 		return c.Clone()

@@ -80,19 +80,18 @@ type Input struct {
 	Disk  []Message // InRestart: the records that survived, oldest first
 }
 
-// Outputs collects what one step produces. The kernel applies them in this order:
-// disk writes, sends, timers, observations.
+// Outputs collects what one step produces. Sends go out as the step makes them
+// (the kernel records each and queues its delivery at once: a message is not
+// copied again); the rest is applied after the step in this order: disk
+// writes, timers, observations.
 type Outputs struct {
-	sends   []send
+	world   *World    // the world the step runs in (nil outside one: nothing is sent)
+	from    ProcID    // the stepping process
+	local   LocalTime // its clock reading at the step, which its sends carry
 	timers  []timerOp
 	obs     []Observation
 	writes  []Message
 	fsyncAt int // number of this step's writes covered by an fsync, or -1
-}
-
-type send struct {
-	to  ProcID
-	msg Message
 }
 
 type timerOp struct {
@@ -103,13 +102,18 @@ type timerOp struct {
 }
 
 func (o *Outputs) reset() {
-	o.sends, o.timers, o.obs, o.writes = o.sends[:0], o.timers[:0], o.obs[:0], o.writes[:0]
+	o.timers, o.obs, o.writes = o.timers[:0], o.obs[:0], o.writes[:0]
 	o.fsyncAt = -1
 }
 
 // Send sends m to process to over the network. What is sent is m as it is now:
 // the kernel takes its own copy of the payload (Message.Clone).
-func (o *Outputs) Send(to ProcID, m Message) { o.sends = append(o.sends, send{to, m.Clone()}) }
+func (o *Outputs) Send(to ProcID, m Message) {
+	m = m.Clone() // even outside a world: a payload that would be shared is refused
+	if o.world != nil {
+		o.world.transmit(o.from, to, &m, o.local)
+	}
+}
 
 // SetTimer (re)arms timer id to fire after d of this process's monotonic clock.
 func (o *Outputs) SetTimer(id TimerID, d time.Duration) {

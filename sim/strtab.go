@@ -21,7 +21,7 @@ func (t *strtab) id(s string) uint32 {
 	if s == "" {
 		return 0
 	}
-	r := &t.recent[(len(s)*7+int(s[0])+int(s[len(s)-1]))&63]
+	r := &t.recent[(len(s)*7+int(s[0])+3*int(s[(len(s)-1)/2])+5*int(s[len(s)-1]))&63]
 	if r.s == s {
 		return r.id
 	}

@@ -77,7 +77,9 @@ func (t *Trace) Msg(e Event) Message {
 	if e.msg < 0 {
 		return Message{}
 	}
-	return t.message(e.msg)
+	var m Message
+	t.message(e.msg, &m)
+	return m
 }
 
 // Background reports whether the event is background traffic, as the protocol
@@ -124,23 +126,22 @@ const (
 	recBackground
 )
 
-// message rebuilds message i.
-func (t *Trace) message(i int32) Message {
+// message rebuilds message i into m.
+func (t *Trace) message(i int32, m *Message) {
 	r := t.msgs.at(int(i))
-	m := Message{Op: t.strs.str(r.op), Key: t.strs.str(r.key), Value: t.strs.str(r.value), Opts: t.strs.str(r.opts),
+	*m = Message{Op: t.strs.str(r.op), Key: t.strs.str(r.key), Value: t.strs.str(r.value), Opts: t.strs.str(r.opts),
 		ID: r.id, nums: r.nums, shown: [2]bool{r.flags&recShown0 != 0, r.flags&recShown1 != 0},
 		Background: r.flags&recBackground != 0}
 	if r.body >= 0 {
 		m.Body = *t.bodies.at(int(r.body))
 	}
-	return m
 }
 
 // The trace's tables grow only through these, which keep its memory estimate.
 
-func (t *Trace) addEvent(ev Event) int {
+func (t *Trace) addEvent(ev *Event) int {
 	t.bytes += eventBytes // the estimate of the public Event: the same limits as before
-	i := t.events.add(t.pack(&ev))
+	i := t.events.add(t.pack(ev))
 	if ev.Action >= 0 {
 		if t.actionOf == nil {
 			t.actionOf = map[int32]int32{}

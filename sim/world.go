@@ -151,7 +151,8 @@ func (w *World) start() {
 		s := &w.procs[i]
 		s.env = Env{ID: ProcID(i), Name: s.name, Names: names, Rand: w.streams.Stream("proc/" + s.name)}
 		s.p = s.newP(s.env)
-		w.step(ProcID(i), Input{Kind: InRestart}, w.ev(EvStart, ProcID(i), NoProc))
+		ev := w.ev(EvStart, ProcID(i), NoProc)
+		w.step(ProcID(i), &Input{Kind: InRestart}, &ev)
 	}
 }
 
@@ -196,7 +197,7 @@ func (w *World) next() {
 	}
 	it := w.q.pop()
 	w.now = it.at
-	w.dispatch(it)
+	w.dispatch(&it)
 }
 
 func (w *World) end(r EndReason, why string) {
@@ -207,7 +208,7 @@ func (w *World) end(r EndReason, why string) {
 	w.record(w.noted(w.ev(EvEnd, NoProc, NoProc), why))
 }
 
-func (w *World) dispatch(it item) {
+func (w *World) dispatch(it *item) {
 	switch it.kind {
 	case itAction:
 		w.act(int(it.slot))
@@ -225,15 +226,15 @@ func (w *World) dispatch(it item) {
 	}
 	s := &w.procs[it.proc]
 	if it.gen != s.gen || s.state == stDown {
-		w.release(it)
+		w.release(*it)
 		return // the process is down, or the incarnation it was meant for crashed
 	}
-	if it.kind == itTimer && !w.timerArmed(s, it) {
+	if it.kind == itTimer && !w.timerArmed(s, *it) {
 		return // cancelled or re-armed since it was queued
 	}
 	if s.state == stPaused {
 		it.arrived = true // it crossed the network; the pause only delays handling it
-		s.held = append(s.held, it)
+		s.held = append(s.held, *it)
 		return
 	}
 	switch it.kind {
@@ -242,9 +243,11 @@ func (w *World) dispatch(it item) {
 		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
 		// Each delivery gets its own payload: the trace keeps the message as sent,
 		// and a duplicate's second delivery does not see what the first changed.
-		m := w.flyingMsg(it.slot).Clone()
+		in := Input{Kind: InMessage, From: it.from}
+		w.flyingMsg(it.slot, &in.Msg)
+		in.Msg.ownBody()
 		w.handled(it.slot)
-		w.step(it.proc, Input{Kind: InMessage, From: it.from, Msg: m}, ev)
+		w.step(it.proc, &in, &ev)
 	case itTimer:
 		w.disarm(s, it.timer)
 		ev := w.ev(EvTimer, it.proc, NoProc)
@@ -257,7 +260,7 @@ func (w *World) dispatch(it item) {
 		if b, ok := s.p.(BackgroundTimers); ok {
 			ev.Background = b.BackgroundTimer(it.timer)
 		}
-		w.step(it.proc, Input{Kind: InTimer, Timer: it.timer}, ev)
+		w.step(it.proc, &Input{Kind: InTimer, Timer: it.timer}, &ev)
 	}
 }
 
@@ -295,11 +298,12 @@ func (w *World) disarm(s *procSlot, id TimerID) {
 
 // step runs one process step: read its clock, record the event, let the process
 // handle the input, and apply what it produced.
-func (w *World) step(p ProcID, in Input, ev Event) {
+func (w *World) step(p ProcID, in *Input, ev *Event) {
 	s := &w.procs[p]
-	idx := w.record(ev)
+	idx := w.trace.addEvent(ev)
 	w.out.reset()
-	s.p.Step(ev.Local, in, &w.out)
+	w.out.world, w.out.from, w.out.local = w, p, ev.Local
+	s.p.Step(ev.Local, *in, &w.out)
 	w.apply(p, idx)
 	if w.cfg.Snapshots && s.p != nil {
 		w.trace.setState(idx, s.p.Describe())
@@ -321,17 +325,13 @@ func (w *World) noted(e Event, s string) Event {
 	return e
 }
 
-func (w *World) record(ev Event) int { return w.trace.addEvent(ev) }
+func (w *World) record(ev Event) int { return w.trace.addEvent(&ev) }
 
 func (w *World) apply(p ProcID, idx int) {
 	s := &w.procs[p]
 	out := &w.out
 	if len(out.writes) > 0 || out.fsyncAt >= 0 {
 		s.disk.write(w.now, out.writes, out.fsyncAt)
-	}
-	local := w.trace.events.at(idx).local // the sender's reading at this step
-	for i := range out.sends {
-		w.transmit(p, out.sends[i].to, &out.sends[i].msg, local)
 	}
 	for _, t := range out.timers {
 		w.setTimer(p, t)
@@ -413,11 +413,13 @@ func (w *World) traced(slot int32) int32 {
 	return slot
 }
 
-func (w *World) flyingMsg(slot int32) Message {
+// flyingMsg copies the message in slot into m.
+func (w *World) flyingMsg(slot int32, m *Message) {
 	if w.cfg.CheckerOnly {
-		return w.flying.msgs[slot]
+		*m = w.flying.msgs[slot]
+		return
 	}
-	return w.trace.message(slot)
+	w.trace.message(slot, m)
 }
 
 // handled drops one reference to the message in slot: a delivery handled, or
@@ -539,7 +541,7 @@ func (w *World) act(i int) {
 			w.record(w.noted(ev, "queued: "+s.name+" is paused"))
 			s.held = append(s.held, item{at: w.now, kind: itAction, proc: a.Proc, gen: s.gen, slot: int32(i)})
 		default:
-			w.step(a.Proc, Input{Kind: InCommand, Msg: a.Msg.Clone()}, ev)
+			w.step(a.Proc, &Input{Kind: InCommand, Msg: a.Msg.Clone()}, &ev)
 		}
 	case ActCrash, ActPowerLoss:
 		ev.Kind = EvCrash
@@ -562,7 +564,7 @@ func (w *World) act(i int) {
 		if s.state == stPaused {
 			s.state = stUp // a stopped process is woken to shut down
 		}
-		w.step(a.Proc, Input{Kind: InShutdown}, ev)
+		w.step(a.Proc, &Input{Kind: InShutdown}, &ev)
 		w.kill(a.Proc)
 		s.disk.syncAll()
 	case ActRestart:
@@ -591,7 +593,7 @@ func (w *World) act(i int) {
 		s.gen++ // messages sent to the process while it was down are not for this incarnation
 		s.env.Incarnation++
 		s.p = s.newP(s.env)
-		w.step(a.Proc, Input{Kind: InRestart, Disk: recs}, ev)
+		w.step(a.Proc, &Input{Kind: InRestart, Disk: recs}, &ev)
 	case ActPause:
 		ev.Kind, ev.Dur = EvPause, a.Dur
 		if s.state != stUp {
@@ -713,7 +715,7 @@ func (w *World) resume(p ProcID, gen uint32, action int32) {
 			w.act(int(it.slot))
 			continue
 		}
-		w.dispatch(it)
+		w.dispatch(&it)
 	}
 }
 
