@@ -69,6 +69,10 @@ func (t *Trace) ClockAt(p ProcID, at Time) LocalTime {
 // Len is the number of events.
 func (t *Trace) Len() int { return t.events.len() }
 
+// KindOf is event i's kind, read without building the whole Event: for a
+// reader that looks for a few kinds among many events.
+func (t *Trace) KindOf(i int) EventKind { return t.events.at(i).kind }
+
 // Event returns event i (0 <= i < Len()).
 func (t *Trace) Event(i int) Event { return t.unpack(i, t.events.at(i)) }
 

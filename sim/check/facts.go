@@ -100,6 +100,9 @@ const noFault = sim.Time(-1)
 func newFacts(t *sim.Trace, opt Options) *facts {
 	f := &facts{t: t, opt: opt, lastFault: noFault}
 	for i := range t.Len() {
+		if !t.KindOf(i).IsFault() {
+			continue // most events are messages and timers: read only their kind
+		}
 		e := t.Event(i)
 		if e.Kind.IsFault() {
 			f.lastFault = e.At
