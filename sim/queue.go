@@ -15,15 +15,16 @@ const (
 type item struct {
 	at      Time
 	seq     uint64
-	kind    itemKind
-	arrived bool // a delivery that reached a paused process: the network is behind it
+	id      uint64 // itDeliver: the message's id; itTimer: the timer's (TimerID)
 	proc    ProcID
 	from    ProcID
 	gen     uint32 // the target's incarnation when queued (stale after a crash)
 	slot    int32  // message slab slot or action index
-	timer   TimerID
-	msgID   uint64
+	kind    itemKind
+	arrived bool // a delivery that reached a paused process: the network is behind it
 }
+
+func (it *item) timer() TimerID { return TimerID(it.id) }
 
 func (a *item) before(b *item) bool {
 	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
@@ -31,6 +32,7 @@ func (a *item) before(b *item) bool {
 
 // queue is a binary min-heap of items ordered by (time, sequence), written out by
 // hand over a slice of values: container/heap would box every item in an interface.
+// Sifting moves a hole rather than swapping: each level costs one item copy.
 type queue struct{ items []item }
 
 func (q *queue) len() int { return len(q.items) }
@@ -41,21 +43,22 @@ func (q *queue) push(it item) {
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		if !it.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = it
 }
 
 func (q *queue) pop() item {
 	h := q.items
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	q.items = h[:n]
-	h = q.items
+	h = h[:n]
 	i := 0
 	for {
 		l := 2*i + 1
@@ -66,11 +69,14 @@ func (q *queue) pop() item {
 		if r := l + 1; r < n && h[r].before(&h[l]) {
 			m = r
 		}
-		if !h[m].before(&h[i]) {
+		if !h[m].before(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
+	}
+	if n > 0 {
+		h[i] = last
 	}
 	return top
 }

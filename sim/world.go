@@ -219,7 +219,7 @@ func (w *World) dispatch(it *item) {
 	}
 	if it.kind == itDeliver && !it.arrived && w.net.isCut(it.from, it.proc) {
 		ev := w.ev(EvDrop, it.proc, it.from)
-		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
+		ev.msg, ev.MsgID = w.traced(it.slot), it.id
 		w.record(w.noted(ev, "partition"))
 		w.handled(it.slot)
 		return
@@ -240,7 +240,7 @@ func (w *World) dispatch(it *item) {
 	switch it.kind {
 	case itDeliver:
 		ev := w.ev(EvDeliver, it.proc, it.from)
-		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
+		ev.msg, ev.MsgID = w.traced(it.slot), it.id
 		// Each delivery gets its own payload: the trace keeps the message as sent,
 		// and a duplicate's second delivery does not see what the first changed.
 		in := Input{Kind: InMessage, From: it.from}
@@ -249,18 +249,18 @@ func (w *World) dispatch(it *item) {
 		w.handled(it.slot)
 		w.step(it.proc, &in, &ev)
 	case itTimer:
-		w.disarm(s, it.timer)
+		w.disarm(s, it.timer())
 		ev := w.ev(EvTimer, it.proc, NoProc)
-		ev.Timer = it.timer
+		ev.Timer = it.timer()
 		if n, ok := s.p.(TimerNamer); ok {
-			if name := n.TimerName(it.timer); name != "" {
+			if name := n.TimerName(it.timer()); name != "" {
 				ev = w.noted(ev, name)
 			}
 		}
 		if b, ok := s.p.(BackgroundTimers); ok {
-			ev.Background = b.BackgroundTimer(it.timer)
+			ev.Background = b.BackgroundTimer(it.timer())
 		}
-		w.step(it.proc, &Input{Kind: InTimer, Timer: it.timer}, &ev)
+		w.step(it.proc, &Input{Kind: InTimer, Timer: it.timer()}, &ev)
 	}
 }
 
@@ -268,7 +268,7 @@ func (w *World) dispatch(it *item) {
 func (w *World) release(it item) {
 	if it.kind == itDeliver {
 		ev := w.ev(EvDrop, it.proc, it.from)
-		ev.msg, ev.MsgID = w.traced(it.slot), it.msgID
+		ev.msg, ev.MsgID = w.traced(it.slot), it.id
 		w.handled(it.slot)
 		why := w.procs[it.proc].name + " is down"
 		if w.procs[it.proc].state != stDown {
@@ -280,7 +280,7 @@ func (w *World) release(it item) {
 
 func (w *World) timerArmed(s *procSlot, it item) bool {
 	for _, t := range s.timers {
-		if t.id == it.timer {
+		if t.id == it.timer() {
 			return t.seq == it.seq
 		}
 	}
@@ -388,7 +388,7 @@ func (w *World) recordDrop(send *Event, why string) {
 func (w *World) queueMessage(from, to ProcID, slot int32, id uint64, at Time) {
 	w.flying.hold(slot, w.cfg.CheckerOnly)
 	w.push(item{at: at, kind: itDeliver, proc: to, from: from,
-		gen: w.procs[to].gen, slot: slot, msgID: id})
+		gen: w.procs[to].gen, slot: slot, id: id})
 }
 
 // Messages on their way. In a full run the trace's message table is also the
@@ -486,7 +486,7 @@ func (w *World) armTimer(p ProcID, t *activeTimer) {
 	if t.wall {
 		d = satAdd(t.deadline, -now.Wall)
 	}
-	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, timer: t.id})
+	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itTimer, proc: p, gen: s.gen, id: uint64(t.id)})
 	t.seq = w.seq
 }
 

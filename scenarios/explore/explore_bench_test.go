@@ -31,14 +31,18 @@ func benchRuns(b *testing.B, full bool) {
 			c.Space.Menu = c.Usable()
 			c = c.Worker() // as each of explore's workers runs
 			b.ReportAllocs()
-			seed := uint64(0)
+			seed, events := uint64(0), 0
 			for b.Loop() {
 				seed++
-				if _, err := c.Explore(seed); err != nil {
+				o, err := c.Explore(seed)
+				if err != nil {
 					b.Fatal(err)
 				}
+				events += o.Events
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+			b.ReportMetric(float64(events)/float64(b.N), "events/run")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 		})
 	}
 }
