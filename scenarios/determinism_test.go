@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+
+	"github.com/locksim/locksim/sim/check"
 )
 
 // The determinism contract (docs/architecture.md): the same scenario and seed give a
@@ -91,6 +93,14 @@ func TestCheckerOnlyRunsAreTheSameRuns(t *testing.T) {
 		}
 		if !reflect.DeepEqual(full.Report, lean.Report) {
 			t.Errorf("%s: the checker's report differs: %s vs %s", s.ID, full.Report.Verdict, lean.Report.Verdict)
+		}
+		// Judged for the verdict alone (as explore judges), the same verdict and
+		// results, without the metrics and notes that decide nothing.
+		v := check.Check(b, check.Options{Bound: s.Bound, VerdictOnly: true})
+		if v.Verdict != full.Report.Verdict || !reflect.DeepEqual(v.Results, full.Report.Results) ||
+			v.Metrics != nil || v.Notes != nil {
+			t.Errorf("%s: judged for the verdict only: %s with %d metrics, judged in full: %s", s.ID,
+				v.Verdict, len(v.Metrics), full.Report.Verdict)
 		}
 	}
 }

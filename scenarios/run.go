@@ -22,6 +22,10 @@ type RunOptions struct {
 	// Reuse lends the run the memory of traces recycled before (sim.Reuse): for
 	// a caller that runs many scenarios one after another on one goroutine.
 	Reuse *sim.Reuse
+	// VerdictOnly judges the run without its metrics and notes
+	// (check.Options.VerdictOnly), unless the scenario expects something: its
+	// expectations may read them.
+	VerdictOnly bool
 }
 
 // Result is a finished run: the trace, the checker's report, and each expectation
@@ -97,7 +101,7 @@ func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 		more(w)
 	}
 	tr := w.Run()
-	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound}), Program: opt.Program}
+	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound, VerdictOnly: opt.VerdictOnly && len(s.Expects) == 0}), Program: opt.Program}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))
 	}

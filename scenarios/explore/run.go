@@ -112,7 +112,8 @@ func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	r := scenarios.RunWith(sc, scenarios.RunOptions{Seed: &seed, CheckerOnly: !c.Hash && !c.FullTrace, Reuse: c.reuse},
+	r := scenarios.RunWith(sc, scenarios.RunOptions{Seed: &seed, CheckerOnly: !c.Hash && !c.FullTrace, Reuse: c.reuse,
+		VerdictOnly: true},
 		func(w *sim.World) { s.Apply(w, c.Template.Cast().Group) })
 	o := Outcome{Seed: seed, Schedule: s, Verdict: r.Report.Verdict, Events: r.Trace.Len()}
 	if c.Hash {

@@ -120,6 +120,9 @@ type Options struct {
 	// Bound is the liveness bound: how long after a fault (or a holder's crash) the
 	// lock must become acquirable again, or a contender must acquire it.
 	Bound time.Duration
+	// VerdictOnly leaves out the metrics and the notes, which decide nothing:
+	// for a caller that reads only the verdict and the results (an exploration).
+	VerdictOnly bool
 }
 
 // DefaultBound is the liveness bound where a scenario sets none.
@@ -189,6 +192,9 @@ func Check(t *sim.Trace, opt Options) Report {
 		rep.Results = append(rep.Results, r)
 	}
 	rep.Verdict = verdict(rep.Results, f.resource)
+	if opt.VerdictOnly {
+		return rep
+	}
 	rep.Metrics = metrics(f)
 	if rep.Verdict == SAFE {
 		rep.Notes = blockedHolders(f)
