@@ -2,8 +2,10 @@ package sim
 
 import "time"
 
-// eventRec is an event as the trace stores it: 56 bytes instead of Event's 80.
-// A timer's id shares the slot of the duration (a timer event has none), the
+// eventRec is an event as the trace stores it: 40 bytes instead of Event's 80.
+// The process's clock reading is not stored: the run's clocks and their changes
+// (Trace.Clocks, the clock log) give it back for any event. A timer's id shares
+// the slot of the duration (a timer event has none), the
 // message id is 32 bits (every message id is a send event's, and no run keeps
 // four billion events), and the two indexes most events lack live in side
 // tables: the scenario action behind an event (a few per run, flagged) and the
@@ -11,7 +13,6 @@ import "time"
 // Trace.Event rebuilds the Event readers see.
 type eventRec struct {
 	at         Time
-	local      LocalTime
 	arg        int64 // Dur, or an EvTimer's Timer
 	msgID      uint32
 	proc, peer ProcID
@@ -27,7 +28,7 @@ const (
 
 // pack makes the stored record of e.
 func (t *Trace) pack(e *Event) eventRec {
-	r := eventRec{at: e.At, local: e.Local, arg: int64(e.Dur), msgID: uint32(e.MsgID),
+	r := eventRec{at: e.At, arg: int64(e.Dur), msgID: uint32(e.MsgID),
 		proc: e.Proc, peer: e.Peer, msg: e.msg, note: e.note, kind: e.Kind}
 	if e.Kind == EvTimer {
 		r.arg = int64(e.Timer)
@@ -43,7 +44,7 @@ func (t *Trace) pack(e *Event) eventRec {
 
 // unpack rebuilds event i from its record and the side tables.
 func (t *Trace) unpack(i int, r *eventRec) Event {
-	e := Event{At: r.at, Local: r.local, MsgID: uint64(r.msgID), Proc: r.proc, Peer: r.peer,
+	e := Event{At: r.at, Local: t.localAt(r.proc, i, r.at), MsgID: uint64(r.msgID), Proc: r.proc, Peer: r.peer,
 		Action: -1, msg: r.msg, note: r.note, state: -1, Kind: r.kind, Background: r.flags&evBackground != 0}
 	if r.kind == EvTimer {
 		e.Timer = TimerID(r.arg)

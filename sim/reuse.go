@@ -39,7 +39,7 @@ func (t *Trace) Recycle() {
 	t.msgs.giveBack()
 	t.states.giveBack()
 	t.bodies = chunked[any]{} // payloads hold pointers: let them go, never reuse
-	t.actionOf, t.clockEvents = nil, nil
+	t.actionOf, t.clockLog = nil, nil
 	t.Obs = nil
 	if t.reuse != nil {
 		t.strs.empty()

@@ -30,7 +30,7 @@ type Trace struct {
 	events      chunked[eventRec]
 	actionOf    map[int32]int32  // event index -> Action, for the events that have one
 	states      chunked[int32]   // event index -> snapshot string, when the run records them
-	clockEvents map[ProcID][]int // built on first use
+	clockLog    [][]clockChange  // by process, each clock's changes (nil until one changes)
 	msgs        chunked[msgRec]  // sent and commanded messages, by index
 	bodies      chunked[any]     // the messages' payloads, for the few that have one
 	strs        strtab           // every word of the messages, the notes, the snapshots
@@ -38,29 +38,54 @@ type Trace struct {
 	reuse       *Reuse           // where Recycle hands the tables, or nil
 }
 
-// ClockAt is process p's clock reading at true time t, as the run left it.
+// ClockAt is process p's clock reading at true time at, as the run left it:
+// every clock jump and drift change at or before at applied.
 func (t *Trace) ClockAt(p ProcID, at Time) LocalTime {
 	if p < 0 || int(p) >= len(t.Clocks) {
 		return LocalTime{}
 	}
-	if t.clockEvents == nil {
-		t.clockEvents = map[ProcID][]int{}
-		for i := range t.Len() {
-			if e := t.Event(i); e.Kind == EvClockJump || e.Kind == EvClockDrift {
-				t.clockEvents[e.Proc] = append(t.clockEvents[e.Proc], i)
+	c := &t.Clocks[p]
+	if t.clockLog != nil {
+		for k := range t.clockLog[p] {
+			if ch := &t.clockLog[p][k]; ch.at <= at {
+				c = &ch.clock
 			}
 		}
 	}
-	c := t.Clocks[p]
-	for _, i := range t.clockEvents[p] {
-		e := t.Event(i)
-		if e.At > at {
-			break
-		}
-		if e.Kind == EvClockJump {
-			c.Jump(e.Dur)
-		} else {
-			c.SetDrift(e.At, int64(e.Dur))
+	return c.Read(at)
+}
+
+// clockChange is a process's clock as a jump or a drift change left it.
+type clockChange struct {
+	event int  // the change's event
+	at    Time // its true time
+	clock Clock
+}
+
+// clockChanged records process p's clock after the change at event i: event
+// records keep no clock reading, which this log and Clocks give back.
+func (t *Trace) clockChanged(p ProcID, i int, c Clock) {
+	if t.clockLog == nil {
+		t.clockLog = make([][]clockChange, len(t.Clocks))
+	}
+	t.clockLog[p] = append(t.clockLog[p], clockChange{i, t.events.at(i).at, c})
+}
+
+// localAt is process p's clock reading at its event i, at true time at: the
+// clock as the last change at or before that event left it (a jump at the
+// same instant but later in the trace does not count yet).
+func (t *Trace) localAt(p ProcID, i int, at Time) LocalTime {
+	if p < 0 || int(p) >= len(t.Clocks) {
+		return LocalTime{}
+	}
+	c := &t.Clocks[p]
+	if t.clockLog != nil {
+		log := t.clockLog[p]
+		for k := len(log) - 1; k >= 0; k-- {
+			if log[k].event <= i {
+				c = &log[k].clock
+				break
+			}
 		}
 	}
 	return c.Read(at)

@@ -612,12 +612,12 @@ func (w *World) act(i int) {
 		s.clock.Jump(a.Dur)
 		ev.Kind, ev.Dur = EvClockJump, a.Dur
 		ev.Local = s.clock.Read(w.now)
-		w.record(ev)
+		w.trace.clockChanged(a.Proc, w.record(ev), s.clock)
 		w.rearmTimers(a.Proc, true)
 	case ActDrift:
 		s.clock.SetDrift(w.now, a.PPM)
 		ev.Kind, ev.Dur = EvClockDrift, time.Duration(a.PPM) // the new rate, for Trace.ClockAt
-		w.record(w.noted(ev, fmt.Sprintf("drift now %+d ppm", a.PPM)))
+		w.trace.clockChanged(a.Proc, w.record(w.noted(ev, fmt.Sprintf("drift now %+d ppm", a.PPM))), s.clock)
 		w.rearmTimers(a.Proc, false)
 	case ActPartition:
 		for _, x := range a.A {
