@@ -14,14 +14,22 @@ type chunked[T any] struct {
 }
 
 func (c *chunked[T]) add(v T) int {
+	*c.grow() = v
+	return c.n - 1
+}
+
+// grow adds an entry and returns it for the caller to fill, every field: a
+// reused chunk still holds an earlier trace's entry there. Filling a record in
+// place spares copying it in (a record built field by field on the stack and
+// then copied whole stalls the processor's store forwarding).
+func (c *chunked[T]) grow() *T {
 	i := c.n & (1<<chunkBits - 1)
 	if i == 0 {
 		c.cur = c.chunk()
 		c.chunks = append(c.chunks, c.cur)
 	}
-	c.cur[i] = v
 	c.n++
-	return c.n - 1
+	return &c.cur[i]
 }
 
 // chunk is a chunk to fill: a spare one, or a new one. A spare chunk still holds

@@ -26,10 +26,10 @@ const (
 	evAction
 )
 
-// pack makes the stored record of e.
-func (t *Trace) pack(e *Event) eventRec {
-	r := eventRec{at: e.At, arg: int64(e.Dur), msgID: uint32(e.MsgID),
-		proc: e.Proc, peer: e.Peer, msg: e.msg, note: e.note, kind: e.Kind}
+// pack writes the stored record of e into r, every field.
+func pack(e *Event, r *eventRec) {
+	r.at, r.arg, r.msgID = e.At, int64(e.Dur), uint32(e.MsgID)
+	r.proc, r.peer, r.msg, r.note, r.kind, r.flags = e.Proc, e.Peer, e.msg, e.note, e.Kind, 0
 	if e.Kind == EvTimer {
 		r.arg = int64(e.Timer)
 	}
@@ -39,7 +39,6 @@ func (t *Trace) pack(e *Event) eventRec {
 	if e.Action >= 0 {
 		r.flags |= evAction
 	}
-	return r
 }
 
 // unpack rebuilds event i from its record and the side tables.

@@ -170,7 +170,8 @@ func (t *Trace) message(i int32, m *Message) {
 
 func (t *Trace) addEvent(ev *Event) int {
 	t.bytes += eventBytes // the estimate of the public Event: the same limits as before
-	i := t.events.add(t.pack(ev))
+	pack(ev, t.events.grow())
+	i := t.events.len() - 1
 	if ev.Action >= 0 {
 		if t.actionOf == nil {
 			t.actionOf = map[int32]int32{}
@@ -186,8 +187,9 @@ func (t *Trace) addObs(o Observation) {
 }
 
 func (t *Trace) addMsg(m *Message) int32 {
-	r := msgRec{nums: m.nums, id: m.ID, op: t.strs.id(m.Op), key: t.strs.id(m.Key), value: t.strs.id(m.Value),
-		opts: t.strs.id(m.Opts), body: -1}
+	r := t.msgs.grow() // filled in place, every field
+	r.nums, r.id, r.body, r.flags = m.nums, m.ID, -1, 0
+	r.op, r.key, r.value, r.opts = t.strs.id(m.Op), t.strs.id(m.Key), t.strs.id(m.Value), t.strs.id(m.Opts)
 	if m.shown[0] {
 		r.flags |= recShown0
 	}
@@ -201,7 +203,7 @@ func (t *Trace) addMsg(m *Message) int32 {
 		r.body = int32(t.bodies.add(m.Body))
 	}
 	t.countMsg(m)
-	return int32(t.msgs.add(r))
+	return int32(t.msgs.len() - 1)
 }
 
 // countMsg adds a message to the memory estimate. It counts every message's
