@@ -85,9 +85,8 @@ type Input struct {
 // copied again); the rest is applied after the step in this order: disk
 // writes, timers, observations.
 type Outputs struct {
-	world   *World    // the world the step runs in (nil outside one: nothing is sent)
-	from    ProcID    // the stepping process
-	local   LocalTime // its clock reading at the step, which its sends carry
+	world   *World // the world the step runs in (nil outside one: nothing is sent)
+	from    ProcID // the stepping process
 	timers  []timerOp
 	obs     []Observation
 	writes  []Message
@@ -109,9 +108,9 @@ func (o *Outputs) reset() {
 // Send sends m to process to over the network. What is sent is m as it is now:
 // the kernel takes its own copy of the payload (Message.Clone).
 func (o *Outputs) Send(to ProcID, m Message) {
-	m = m.Clone() // even outside a world: a payload that would be shared is refused
+	m.ownBody() // even outside a world: a payload that would be shared is refused
 	if o.world != nil {
-		o.world.transmit(o.from, to, &m, o.local)
+		o.world.transmit(o.from, to, &m)
 	}
 }
 

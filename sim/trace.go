@@ -158,9 +158,10 @@ const (
 // message rebuilds message i into m.
 func (t *Trace) message(i int32, m *Message) {
 	r := t.msgs.at(int(i))
-	*m = Message{Op: t.strs.str(r.op), Key: t.strs.str(r.key), Value: t.strs.str(r.value), Opts: t.strs.str(r.opts),
-		ID: r.id, nums: r.nums, shown: [2]bool{r.flags&recShown0 != 0, r.flags&recShown1 != 0},
-		Background: r.flags&recBackground != 0}
+	// Field by field, every field: m may hold an earlier message.
+	m.Op, m.Key, m.Value, m.Opts = t.strs.str(r.op), t.strs.str(r.key), t.strs.str(r.value), t.strs.str(r.opts)
+	m.ID, m.nums, m.shown = r.id, r.nums, [2]bool{r.flags&recShown0 != 0, r.flags&recShown1 != 0}
+	m.Background, m.Body = r.flags&recBackground != 0, nil
 	if r.body >= 0 {
 		m.Body = *t.bodies.at(int(r.body))
 	}

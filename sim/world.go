@@ -302,7 +302,7 @@ func (w *World) step(p ProcID, in *Input, ev *Event) {
 	s := &w.procs[p]
 	idx := w.trace.addEvent(ev)
 	w.out.reset()
-	w.out.world, w.out.from, w.out.local = w, p, ev.Local
+	w.out.world, w.out.from = w, p
 	s.p.Step(ev.Local, *in, &w.out)
 	w.apply(p, idx)
 	if w.cfg.Snapshots && s.p != nil {
@@ -344,12 +344,14 @@ func (w *World) apply(p ProcID, idx int) {
 	}
 }
 
-func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
+func (w *World) transmit(from, to ProcID, m *Message) {
 	if to < 0 || int(to) >= len(w.procs) {
 		panic(fmt.Sprintf("sim: %s sent %q to unknown process %d", w.procs[from].name, m.String(), to))
 	}
 	w.msgSeq++
-	send := Event{At: w.now, Kind: EvSend, Proc: from, Peer: to, Local: local, Action: -1, note: -1, state: -1}
+	// The send's clock reading is the sender's at this step, which the trace
+	// gives back from the clocks (Event.Local): the record keeps none.
+	send := Event{At: w.now, Kind: EvSend, Proc: from, Peer: to, Action: -1, note: -1, state: -1}
 	slot := w.keep(m)
 	send.msg, send.MsgID = w.traced(slot), w.msgSeq
 	if w.net.isCut(from, to) {
@@ -363,7 +365,7 @@ func (w *World) transmit(from, to ProcID, m *Message, local LocalTime) {
 	if !lost {
 		send.Dur = time.Duration(at - w.now)
 	}
-	w.record(send)
+	w.trace.addEvent(&send)
 	if lost {
 		w.recordDrop(&send, "loss")
 		w.handled(slot)
