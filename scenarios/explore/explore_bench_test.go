@@ -54,7 +54,8 @@ func redlockRestartEmpty(b *testing.B) *explore.Config {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &explore.Config{Template: tpl, Space: fault.Space{Menu: []fault.Kind{fault.RestartEmpty}}}
+	c := &explore.Config{Template: tpl, Space: fault.Space{Menu: []fault.Kind{fault.RestartEmpty}}}
+	return c.Worker() // as each of explore's workers runs
 }
 
 // runsToFind counts the runs from seed first until one fails.
