@@ -15,6 +15,11 @@ type Reuse struct {
 	msgs   [][]msgRec
 	states [][]int32
 	strs   strtab // emptied, its index's memory kept
+	// A world's own growing slices: its scenario actions (which its trace
+	// keeps, so they come back with Recycle) and its queue (given back when the
+	// run ends: a world runs once).
+	actions []Action
+	queue   []item
 }
 
 // NewReuse returns an empty Reuse.
@@ -40,6 +45,11 @@ func (t *Trace) Recycle() {
 	t.states.giveBack()
 	t.bodies = chunked[any]{} // payloads hold pointers: let them go, never reuse
 	t.actionOf, t.clockLog = nil, nil
+	if t.reuse != nil && t.Actions != nil {
+		clear(t.Actions) // let their messages and process lists go
+		t.reuse.actions = t.Actions[:0]
+	}
+	t.Actions = nil
 	t.Obs = nil
 	if t.reuse != nil {
 		t.strs.empty()

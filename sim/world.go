@@ -80,7 +80,12 @@ func NewWorld(cfg Config) *World {
 	if cfg.Limits.MaxMemory == 0 {
 		cfg.Limits.MaxMemory = DefaultMaxMemory
 	}
-	return &World{cfg: cfg, streams: NewStreams(cfg.Seed)}
+	w := &World{cfg: cfg, streams: NewStreams(cfg.Seed)}
+	if r := cfg.Reuse; r != nil {
+		w.actions, r.actions = r.actions, nil
+		w.q.items, r.queue = r.queue, nil
+	}
+	return w
 }
 
 // AddProcess adds a process called name, built by newP now and again after every
@@ -202,6 +207,9 @@ func (w *World) next() {
 
 func (w *World) end(r EndReason, why string) {
 	w.ended = true
+	if ru := w.cfg.Reuse; ru != nil {
+		ru.queue, w.q.items = w.q.items[:0], nil // a world runs once: its queue is done
+	}
 	w.trace.Actions = w.actions
 	w.trace.End = w.now
 	w.trace.EndReason = r
