@@ -79,7 +79,7 @@ type grantRec struct {
 	idx          int      // trace event index of the grant
 	withdrawn    sim.Time // sim.Never while held
 	withdrawnIdx int      // trace event index of the withdrawal (maxIdx while held)
-	withdrawal   string   // how it was withdrawn, for sentences
+	withdrawal   howWithdrawn // how it was withdrawn, for sentences
 	resurrected  bool     // brought back by a restart after it was withdrawn
 	vote         bool     // a node's vote for a client that acquires by majority
 	pos          int      // an acquisition's place among its lock's (acqsOn)
@@ -274,12 +274,12 @@ func (f *facts) buildLedger() {
 			if o.Value > 0 && o.Window > 0 {
 				// A majority grant is the client's own computation: nothing withdraws
 				// it at a node, it simply ends with its validity.
-				g.withdrawn, g.withdrawal = promiseEnd(o), "run out at "+promiseEnd(o).String()
+				g.withdrawn, g.withdrawal = promiseEnd(o), howWithdrawn{reason: ranOut, at: promiseEnd(o)}
 			}
 			open[o.Service] = append(open[o.Service], g)
 		case sim.ObsGrantEnd:
 			f.withdraw(open, o.Service, func(g *grantRec) bool { return g.lock == o.Lock && g.grant == o.Grant },
-				o.At, o.Event, withdrawalText(f, o))
+				o.At, o.Event, withdrawnBy(o))
 		case sim.ObsStored:
 			if o.Reason != sim.ReasonRecovered {
 				return
@@ -314,7 +314,7 @@ func (f *facts) buildLedger() {
 		// server's restart: no inference there.
 		svc := f.name(p.proc)
 		f.withdraw(open, svc, func(g *grantRec) bool { return g.proc == p.proc && !recovered[g] }, p.at, p.idx,
-			"been lost when "+svc+" restarted at "+p.at.String())
+			howWithdrawn{reason: lostInRestart, by: p.proc, at: p.at})
 		ofNode(p.proc, func(g *grantRec) { delete(recovered, g) })
 	})
 }
@@ -359,11 +359,11 @@ func (g *grantRec) renew(o *sim.Observation) {
 	}
 	g.end = end
 	if o.Value > 0 && g.withdrawnIdx == maxIdx {
-		g.withdrawn, g.withdrawal = end, "run out at "+end.String() // a majority grant's validity, extended
+		g.withdrawn, g.withdrawal = end, howWithdrawn{reason: ranOut, at: end} // a majority grant's validity, extended
 	}
 }
 
-func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*grantRec) bool, at sim.Time, idx int, how string) {
+func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*grantRec) bool, at sim.Time, idx int, how howWithdrawn) {
 	kept := open[svc][:0]
 	for _, g := range open[svc] {
 		if which(g) {
@@ -378,23 +378,46 @@ func (f *facts) withdraw(open map[string][]*grantRec, svc string, which func(*gr
 	open[svc] = kept
 }
 
-// withdrawalText says how a grant was withdrawn, as a clause after "the grant had".
-func withdrawalText(f *facts, o *sim.Observation) string {
-	switch o.Reason {
+// howWithdrawn is how a grant was withdrawn, kept as facts: the sentence (text)
+// is made only for the violation that quotes it, not for every grant.
+type howWithdrawn struct {
+	reason string     // a Reason* constant, or ranOut, or lostInRestart
+	by     sim.ProcID // whose clock expired it, who deleted it, the node that restarted
+	at     sim.Time
+}
+
+// Withdrawals no protocol reports: the checker's own conclusions.
+const (
+	ranOut        = "(run out)" // a majority grant's validity ended
+	lostInRestart = "(lost)"    // its node restarted without it
+)
+
+// withdrawnBy is the withdrawal a grant-end observation reports.
+func withdrawnBy(o *sim.Observation) howWithdrawn {
+	h := howWithdrawn{reason: o.Reason, by: o.By, at: o.At}
+	if o.Reason == sim.ReasonExpired && o.By == sim.NoProc {
+		h.by = o.Proc // expired by the clock of who made it expire (a client's, for a lease on client time)
+	}
+	return h
+}
+
+// text says how the grant was withdrawn, as a clause after "the grant had".
+func (h howWithdrawn) text(f *facts) string {
+	switch h.reason {
+	case ranOut:
+		return "run out at " + h.at.String()
+	case lostInRestart:
+		return "been lost when " + f.name(h.by) + " restarted at " + h.at.String()
 	case sim.ReasonExpired:
-		clock := o.Proc // expired by the clock of who made it expire (a client's, for a lease on client time)
-		if o.By != sim.NoProc {
-			clock = o.By
-		}
-		return "expired by " + f.name(clock) + "'s clock at " + o.At.String()
+		return "expired by " + f.name(h.by) + "'s clock at " + h.at.String()
 	case sim.ReasonReleased:
-		return "been released at " + o.At.String()
+		return "been released at " + h.at.String()
 	}
-	s := "been " + o.Reason
-	if o.By != sim.NoProc {
-		s += " by " + f.name(o.By)
+	s := "been " + h.reason
+	if h.by != sim.NoProc {
+		s += " by " + f.name(h.by)
 	}
-	return s + " at " + o.At.String()
+	return s + " at " + h.at.String()
 }
 
 // ledgerEntry finds the ledger's record of the grant an observation reports.

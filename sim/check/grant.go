@@ -56,7 +56,7 @@ func grantExclusive(f *facts) Result {
 					}
 					d := sprintf("%s while %s's grant was promised until %s", who, f.name(p.client), promiseEndText(p.end))
 					if p.rec != nil && p.rec.withdrawn <= o.At {
-						d += "; that grant had " + p.rec.withdrawal
+						d += "; that grant had " + p.rec.withdrawal.text(f)
 					}
 					r.Violations = append(r.Violations, violation(o.At, d, f.name(p.client), f.name(o.Client)).at(o.Event))
 				}
