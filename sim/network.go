@@ -83,8 +83,12 @@ type Network struct {
 	def       Link
 	overrides []linkOverride
 	links     map[linkKey]*linkState
-	cuts      int // links cut now: while none is, no lookup is needed to check
-	rng       *rand.Rand
+	// near finds a link of a small world without hashing: by from*procs+to,
+	// the same states as links (nil in a world of more than nearProcs).
+	near  []*linkState
+	procs int
+	cuts  int // links cut now: while none is, no lookup is needed to check
+	rng   *rand.Rand
 }
 
 type linkKey uint64
@@ -127,9 +131,16 @@ func (n *Network) Declared(from, to ProcID) Link {
 // setLive changes a link during the run (an ActLink fault).
 func (n *Network) setLive(from, to ProcID, l Link) { n.state(from, to).link = l }
 
-func (n *Network) build(rng *rand.Rand) {
+// nearProcs is the most processes a world may have for Network.near: 64 make
+// 4,096 entries (32 KB); a larger world hashes.
+const nearProcs = 64
+
+func (n *Network) build(rng *rand.Rand, procs int) {
 	n.rng = rng
 	n.links = map[linkKey]*linkState{}
+	if procs <= nearProcs {
+		n.near, n.procs = make([]*linkState, procs*procs), procs
+	}
 	for _, o := range n.overrides {
 		n.state(o.from, o.to).link = o.link
 	}
@@ -137,11 +148,20 @@ func (n *Network) build(rng *rand.Rand) {
 
 // state returns the link's state, made from the default on first use.
 func (n *Network) state(from, to ProcID) *linkState {
+	var near **linkState
+	if n.near != nil {
+		if near = &n.near[int(from)*n.procs+int(to)]; *near != nil {
+			return *near
+		}
+	}
 	k := keyOf(from, to)
 	st := n.links[k]
 	if st == nil {
 		st = &linkState{link: n.def}
 		n.links[k] = st
+	}
+	if near != nil {
+		*near = st
 	}
 	return st
 }
@@ -204,7 +224,12 @@ func (n *Network) isCut(from, to ProcID) bool {
 	if n.cuts == 0 {
 		return false
 	}
-	st := n.links[keyOf(from, to)]
+	var st *linkState
+	if n.near != nil {
+		st = n.near[int(from)*n.procs+int(to)] // every state a small world made is here
+	} else {
+		st = n.links[keyOf(from, to)]
+	}
 	return st != nil && st.cut
 }
 

@@ -151,7 +151,7 @@ func (w *World) start() {
 	for i := range w.procs {
 		w.trace.Clocks = append(w.trace.Clocks, w.procs[i].clock)
 	}
-	w.net.build(w.streams.Stream("network"))
+	w.net.build(w.streams.Stream("network"), len(w.procs))
 	for i := range w.procs {
 		s := &w.procs[i]
 		s.env = Env{ID: ProcID(i), Name: s.name, Names: names, Rand: w.streams.Stream("proc/" + s.name)}
