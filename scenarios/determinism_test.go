@@ -69,7 +69,7 @@ func TestCheckerOnlyRunsAreTheSameRuns(t *testing.T) {
 		full := Run(s, RunOptions{})
 		lean := Run(s, RunOptions{CheckerOnly: true})
 		a, b := full.Trace, lean.Trace
-		if a.Len() != b.Len() || a.End != b.End || a.EndReason != b.EndReason || len(a.Obs) != len(b.Obs) {
+		if a.Len() != b.Len() || a.End != b.End || a.EndReason != b.EndReason || a.NumObs() != b.NumObs() {
 			t.Errorf("%s: full run %d events to %s (%s), checker-only %d to %s (%s)", s.ID,
 				a.Len(), a.End, a.EndReason, b.Len(), b.End, b.EndReason)
 			continue
@@ -85,9 +85,10 @@ func TestCheckerOnlyRunsAreTheSameRuns(t *testing.T) {
 				break
 			}
 		}
-		for i := range a.Obs {
-			if a.ObsText(&a.Obs[i]) != b.ObsText(&b.Obs[i]) || a.Obs[i].Event != b.Obs[i].Event {
-				t.Errorf("%s: observation %d differs: %s vs %s", s.ID, i, a.ObsText(&a.Obs[i]), b.ObsText(&b.Obs[i]))
+		for i := range a.NumObs() {
+			oa, ob := a.Observation(i), b.Observation(i)
+			if oa != ob {
+				t.Errorf("%s: observation %d differs: %s vs %s", s.ID, i, a.ObsText(&oa), b.ObsText(&ob))
 				break
 			}
 		}

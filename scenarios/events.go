@@ -103,9 +103,10 @@ func EachEvent(t *sim.Trace, rep *check.Report, fn func(*JSONEvent) error) error
 		if e.HasMsg() {
 			je.Message = eventMessage(t, i)
 		}
-		for ; oi < len(t.Obs) && t.Obs[oi].Event <= i; oi++ {
-			if t.Obs[oi].Event == i {
-				je.Observations = append(je.Observations, observation(t, &t.Obs[oi]))
+		for ; oi < t.NumObs() && t.ObsEvent(oi) <= i; oi++ {
+			if t.ObsEvent(oi) == i {
+				o := t.Observation(oi)
+				je.Observations = append(je.Observations, observation(t, &o))
 			}
 		}
 		if err := fn(&je); err != nil {

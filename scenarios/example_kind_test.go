@@ -172,7 +172,7 @@ func TestAKindRegisteredFromOutside(t *testing.T) {
 		t.Errorf("expectations not met: %+v", res.Expectations)
 	}
 	beliefs := 0
-	for _, ob := range res.Trace.Obs {
+	for _, ob := range res.Trace.Observations() {
 		if ob.Kind == sim.ObsBeliefStart {
 			beliefs++
 		}

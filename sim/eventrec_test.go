@@ -65,3 +65,36 @@ func TestAnEventReadsTheClockAsItWasAtThatEvent(t *testing.T) {
 		t.Fatal("the jump never happened")
 	}
 }
+
+// The stored observation record keeps an observation in under half the space of
+// an Observation, with no pointer, and gives every field back.
+func TestTheObservationRecordIsSmallAndGivesBackTheObservation(t *testing.T) {
+	if n := reflect.TypeFor[obsRec]().Size(); n > 88 {
+		t.Errorf("obsRec is %d bytes, want at most 88", n)
+	}
+	tr := &Trace{}
+	want := []Observation{
+		{Kind: ObsGrant, At: 5, Event: 2, Proc: 1, Client: 3, By: NoProc, Lock: "L", Service: "redis", Grant: "c1#1",
+			Token: -7, HasToken: true, Window: time.Second, Value: 5, Seq: 1 << 40},
+		{Kind: ObsResource, At: 6, Event: 3, Proc: 4, Client: 3, By: 2, Lock: "L", Grant: "c1#1", Op: "write",
+			Accepted: true, Name: "update-1", Text: "a note", Reason: ReasonExpired, Value: -1},
+		{Kind: ObsNote, At: 7, Event: 1 << 30, Proc: 0, Client: NoProc, By: NoProc, Text: "L"},
+	}
+	for i := range want {
+		tr.addObs(&want[i])
+	}
+	if tr.NumObs() != len(want) {
+		t.Fatalf("%d observations stored, want %d", tr.NumObs(), len(want))
+	}
+	for i, o := range want {
+		if got := tr.Observation(i); got != o {
+			t.Errorf("observation %d: stored %+v, read back %+v", i, o, got)
+		}
+		if tr.ObsEvent(i) != o.Event {
+			t.Errorf("observation %d: event %d, want %d", i, tr.ObsEvent(i), o.Event)
+		}
+	}
+	if from, to := tr.ObsOf(3); from != 1 || to != 2 {
+		t.Errorf("the observations of event 3 are [%d, %d), want [1, 2)", from, to)
+	}
+}

@@ -68,8 +68,8 @@ func Example() {
 	w.Network().SetDefault(sim.Link{Delay: 5 * time.Millisecond})
 	w.Schedule(sim.Time(100*time.Millisecond), sim.Action{Kind: sim.ActCommand, Proc: c1, Msg: sim.Message{Op: "acquire", Key: "L"}})
 	tr := w.Run()
-	for i := range tr.Obs {
-		fmt.Println(tr.Obs[i].At, tr.ObsText(&tr.Obs[i]))
+	for _, o := range tr.Observations() {
+		fmt.Println(o.At, tr.ObsText(&o))
 	}
 	fmt.Println("ended:", tr.EndReason)
 	// Output:

@@ -14,6 +14,7 @@ type Reuse struct {
 	events [][]eventRec
 	msgs   [][]msgRec
 	states [][]int32
+	obs    [][]obsRec
 	strs   strtab // emptied, its index's memory kept
 	// A world's own growing slices: its scenario actions (which its trace
 	// keeps, so they come back with Recycle) and its queue (given back when the
@@ -31,7 +32,7 @@ func (r *Reuse) attach(t *Trace) {
 		return
 	}
 	t.reuse = r
-	t.events.spare, t.msgs.spare, t.states.spare = &r.events, &r.msgs, &r.states
+	t.events.spare, t.msgs.spare, t.states.spare, t.obs.spare = &r.events, &r.msgs, &r.states, &r.obs
 	t.strs, r.strs = r.strs, strtab{}
 }
 
@@ -43,6 +44,7 @@ func (t *Trace) Recycle() {
 	t.events.giveBack()
 	t.msgs.giveBack()
 	t.states.giveBack()
+	t.obs.giveBack()
 	t.bodies = chunked[any]{} // payloads hold pointers: let them go, never reuse
 	t.actionOf, t.clockLog = nil, nil
 	if t.reuse != nil && t.Actions != nil {
@@ -50,7 +52,6 @@ func (t *Trace) Recycle() {
 		t.reuse.actions = t.Actions[:0]
 	}
 	t.Actions = nil
-	t.Obs = nil
 	if t.reuse != nil {
 		t.strs.empty()
 		t.reuse.strs, t.strs = t.strs, strtab{}

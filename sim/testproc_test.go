@@ -78,7 +78,7 @@ func kinds(t *Trace) []string {
 
 func notes(t *Trace) []string {
 	var ns []string
-	for _, o := range t.Obs {
+	for _, o := range t.Observations() {
 		if o.Kind == ObsNote {
 			ns = append(ns, o.Text)
 		}

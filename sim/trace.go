@@ -14,28 +14,28 @@ import (
 // reading, the observations, and how the run ended. The checker, the timeline, the
 // TUI and the explorer all read it; nothing re-simulates to draw.
 type Trace struct {
-	Seed      uint64        // the world's seed
-	Names     []string      // process names, by ProcID
-	Roles     []string      // process roles ("redis", "client"), by ProcID
-	Obs       []Observation // every observation, in the order reported
-	Actions   []Action      // the scheduled actions; Event.Action indexes them
-	Limits    Limits        // the run's limits
-	End       Time          // true time when the run ended
-	EndReason EndReason     // why it ended
+	Seed      uint64    // the world's seed
+	Names     []string  // process names, by ProcID
+	Roles     []string  // process roles ("redis", "client"), by ProcID
+	Actions   []Action  // the scheduled actions; Event.Action indexes them
+	Limits    Limits    // the run's limits
+	End       Time      // true time when the run ended
+	EndReason EndReason // why it ended
 
 	// Clocks is each process's clock at the start; with the clock-jump and
 	// clock-drift events it gives any reading at any time (ClockAt).
 	Clocks []Clock
 
-	events      chunked[eventRec]
-	actionOf    map[int32]int32  // event index -> Action, for the events that have one
-	states      chunked[int32]   // event index -> snapshot string, when the run records them
-	clockLog    [][]clockChange  // by process, each clock's changes (nil until one changes)
-	msgs        chunked[msgRec]  // sent and commanded messages, by index
-	bodies      chunked[any]     // the messages' payloads, for the few that have one
-	strs        strtab           // every word of the messages, the notes, the snapshots
-	bytes       int64            // what the tables above hold, as memory.go estimates it
-	reuse       *Reuse           // where Recycle hands the tables, or nil
+	events   chunked[eventRec]
+	actionOf map[int32]int32 // event index -> Action, for the events that have one
+	states   chunked[int32]  // event index -> snapshot string, when the run records them
+	clockLog [][]clockChange // by process, each clock's changes (nil until one changes)
+	msgs     chunked[msgRec] // sent and commanded messages, by index
+	obs      chunked[obsRec] // the observations, in the order reported (Trace.Observation)
+	bodies   chunked[any]    // the messages' payloads, for the few that have one
+	strs     strtab          // every word of the messages, the notes, the snapshots
+	bytes    int64           // what the tables above hold, as memory.go estimates it
+	reuse    *Reuse          // where Recycle hands the tables, or nil
 }
 
 // ClockAt is process p's clock reading at true time at, as the run left it:
@@ -182,11 +182,6 @@ func (t *Trace) addEvent(ev *Event) int {
 	return i
 }
 
-func (t *Trace) addObs(o Observation) {
-	t.bytes += obsSize(&o)
-	t.Obs = append(t.Obs, o)
-}
-
 func (t *Trace) addMsg(m *Message) int32 {
 	r := t.msgs.grow() // filled in place, every field
 	r.nums, r.id, r.body, r.flags = m.nums, m.ID, -1, 0
@@ -256,7 +251,7 @@ func (t *Trace) write(w io.Writer, narrate bool, head, tail int) error {
 			skip := t.Len() - tail - head
 			fmt.Fprintf(bw, "          ... %d events left out (locksim run --full shows them) ...\n", skip)
 			i += skip
-			for oi < len(t.Obs) && t.Obs[oi].Event < i {
+			for oi < t.NumObs() && t.ObsEvent(oi) < i {
 				oi++
 			}
 		}
@@ -272,8 +267,9 @@ func (t *Trace) write(w io.Writer, narrate bool, head, tail int) error {
 			local = e.Local.String()
 		}
 		fmt.Fprintf(bw, "%10s  %-8s %-28s %s\n", e.At, t.Name(e.Proc), local, t.EventText(i))
-		for oi < len(t.Obs) && t.Obs[oi].Event == i {
-			fmt.Fprintf(bw, "%10s  %-8s %-28s   = %s\n", "", "", "", t.ObsText(&t.Obs[oi]))
+		for oi < t.NumObs() && t.ObsEvent(oi) == i {
+			o := t.Observation(oi)
+			fmt.Fprintf(bw, "%10s  %-8s %-28s   = %s\n", "", "", "", t.ObsText(&o))
 			oi++
 		}
 	}

@@ -345,10 +345,10 @@ func (w *World) apply(p ProcID, idx int) {
 		w.setTimer(p, t)
 	}
 	for i := range out.obs {
-		o := out.obs[i]
+		o := &out.obs[i]
 		o.At, o.Event, o.Proc = w.now, idx, p
 		w.trace.addObs(o)
-		w.fireTriggers(&o)
+		w.fireTriggers(o)
 	}
 }
 

@@ -80,7 +80,7 @@ func TestAdvisoryLocksEndWithTheSession(t *testing.T) {
 	w.Schedule(sim.Time(10*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	tr := w.Run()
 	var got sim.Time
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart && o.Client == cs[1] {
 			got = o.At
 		}

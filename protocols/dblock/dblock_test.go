@@ -22,7 +22,7 @@ func cmd(w *sim.World, at time.Duration, c sim.ProcID, op string) {
 
 func beliefStarts(tr *sim.Trace) []string {
 	var out []string
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart {
 			out = append(out, tr.Names[o.Client])
 		}
@@ -103,7 +103,7 @@ func TestExponentialBackoffDoublesUpToItsCap(t *testing.T) {
 	cmd(w, 100*time.Millisecond, cs[1], dblock.CmdAcquire)
 	tr := w.Run()
 	var at []sim.Time
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsAttemptFailed && o.Client == cs[1] {
 			at = append(at, o.At)
 		}
@@ -142,7 +142,7 @@ func TestAPingCountsAsLostAfterTwoUnansweredPeriods(t *testing.T) {
 			firstPing = e.At
 		}
 	}
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && strings.Contains(o.Text, "connection lost") && lost == sim.Never {
 			lost = o.At
 		}

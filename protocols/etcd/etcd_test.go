@@ -48,7 +48,7 @@ func (c *cluster) act(at time.Duration, a sim.Action) { c.w.Schedule(sim.Time(at
 
 func obs(tr *sim.Trace, kind sim.ObsKind) []sim.Observation {
 	var out []sim.Observation
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == kind {
 			out = append(out, o)
 		}

@@ -54,7 +54,7 @@ func TestAPausedWaiterIsNotToldItHoldsTheLock(t *testing.T) {
 			command(w, 4*time.Second, c[0], etcd.CmdRelease)
 		}, 8*time.Second)
 		c2Held := false
-		for _, o := range tr.Obs {
+		for _, o := range tr.Observations() {
 			c2Held = c2Held || o.Kind == sim.ObsBeliefStart && tr.Name(o.Client) == "c2"
 		}
 		r, _ := rep.Result("mutex-belief")
@@ -74,7 +74,7 @@ func TestTheDeadlineLoopNoticesWithinASecond(t *testing.T) {
 			command(w, 100*time.Millisecond, c[0], etcd.CmdAcquire)
 			w.Schedule(sim.Time(1500*time.Millisecond), sim.Action{Kind: sim.ActPartition, A: c, B: []sim.ProcID{0, 1, 2}})
 		}, 10*time.Second)
-		for _, o := range tr.Obs {
+		for _, o := range tr.Observations() {
 			if o.Kind == sim.ObsBeliefEnd {
 				return o.At
 			}

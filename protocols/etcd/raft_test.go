@@ -222,7 +222,7 @@ func TestRaftVotesOnlyForAnUpToDateLog(t *testing.T) {
 	c.act(3*time.Second, sim.Action{Kind: sim.ActCrash, Proc: c.ids[0]})
 	tr := c.run()
 	stood := false
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		stood = stood || (o.At > sim.Time(3*time.Second) && strings.HasPrefix(o.Text, "e3 heard from no leader"))
 	}
 	if !stood {

@@ -55,8 +55,8 @@ func runRefused(a lockkit.Attempts, until time.Duration, cmds ...command) []stri
 	w.Schedule(sim.Time(until), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	tr := w.Run()
 	var lines []string
-	for i := range tr.Obs {
-		lines = append(lines, tr.Obs[i].At.String()+" "+tr.ObsText(&tr.Obs[i]))
+	for _, o := range tr.Observations() {
+		lines = append(lines, o.At.String()+" "+tr.ObsText(&o))
 	}
 	return lines
 }
@@ -125,7 +125,7 @@ func TestTheAttemptSaysWhatKindOfLockItIs(t *testing.T) {
 	})
 	w.Schedule(0, sim.Action{Kind: sim.ActCommand, Proc: c, Msg: sim.Message{Op: "acquire", Key: "L", Value: "c1#1"}})
 	tr := w.Run()
-	a := tr.Obs[0]
+	a := tr.Observation(0)
 	if a.Kind != sim.ObsAttempt || a.Client != c || a.By != sim.NoProc || a.Lock != "L" || a.Grant != "c1#1" || a.Value != 5 || a.Window != time.Hour {
 		t.Fatalf("attempt %+v, want c1's attempt on L as c1#1 over 5 nodes, period 1h", a)
 	}

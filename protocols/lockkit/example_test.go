@@ -67,8 +67,8 @@ func Example() {
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
 	w.Schedule(0, sim.Action{Kind: sim.ActCommand, Proc: c1, Msg: sim.Message{Op: "acquire", Key: "L"}})
 	tr := w.Run()
-	for i := range tr.Obs {
-		fmt.Println(tr.Obs[i].At, tr.ObsText(&tr.Obs[i]))
+	for _, o := range tr.Observations() {
+		fmt.Println(o.At, tr.ObsText(&o))
 	}
 	// Output:
 	// 0.000s c1 tries to acquire L

@@ -87,7 +87,7 @@ func session(ka lockkit.Keepalive, cut time.Duration, until time.Duration, cmds 
 	}
 	w.Schedule(sim.Time(until), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	tr := w.Run()
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && o.Text == "lost" {
 			lost = append(lost, time.Duration(o.At))
 		}

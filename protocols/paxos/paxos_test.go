@@ -70,7 +70,7 @@ func TestALaterProposerProposesTheChosenValue(t *testing.T) {
 	w.Schedule(sim.Time(3*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	tr := w.Run()
 	var values []string
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsAccepted {
 			values = append(values, o.Grant)
 		}
@@ -133,7 +133,7 @@ func TestAProposerGivesUpWhenItsPolicySays(t *testing.T) {
 			prepares++
 		}
 	}
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && strings.Contains(o.Text, "gives up") {
 			gaveUp = o.Text
 		}
@@ -163,7 +163,7 @@ func TestNackEndsARoundEarly(t *testing.T) {
 		propose(w, 100*time.Millisecond, p1)
 		w.Schedule(sim.Time(5*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 		tr := w.Run()
-		for _, o := range tr.Obs {
+		for _, o := range tr.Observations() {
 			if o.Kind == sim.ObsNote && o.Client == p1 && len(o.Text) > 0 && o.Text[:3] == "p1 " {
 				return o.At
 			}

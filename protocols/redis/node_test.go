@@ -50,7 +50,7 @@ func replies(t *testing.T, cfg redis.NodeConfig, steps ...at) []string {
 	}
 	tr := w.Run()
 	var out []string
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && o.Proc == 1 {
 			out = append(out, o.Text)
 		}
@@ -170,7 +170,7 @@ func TestExpiryWithANegativeWallClock(t *testing.T) {
 	w.Schedule(0, sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: setNXPX("a", 10000)})
 	w.Schedule(sim.Time(11*time.Second), sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: sim.Message{Op: redis.OpGet, Key: "L"}})
 	var got []string
-	for _, o := range w.Run().Obs {
+	for _, o := range w.Run().Observations() {
 		if o.Kind == sim.ObsNote && o.Proc == 1 {
 			got = append(got, o.Text)
 		}

@@ -86,8 +86,8 @@ func grants(t *testing.T, cfg redis.NodeConfig, steps ...at) []string {
 	}
 	tr := w.Run()
 	var out []string
-	for i := range tr.Obs {
-		if o := &tr.Obs[i]; o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd || o.Kind == sim.ObsStored {
+	for _, ob := range tr.Observations() {
+		if o := &ob; o.Kind == sim.ObsGrant || o.Kind == sim.ObsGrantEnd || o.Kind == sim.ObsStored {
 			out = append(out, tr.ObsText(o))
 		}
 	}

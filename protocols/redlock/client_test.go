@@ -42,7 +42,7 @@ func (w *world) run() *sim.Trace { return w.w.Run() }
 
 func metrics(tr *sim.Trace, name string) []int64 {
 	var v []int64
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsMetric && o.Name == name {
 			v = append(v, o.Value)
 		}
@@ -84,7 +84,7 @@ func TestAMinorityFailsAndUnlocksEveryNode(t *testing.T) {
 	if cads != 5 {
 		t.Errorf("after 2 of 5 the client sent %d unlocks, want 5 (one per node)", cads)
 	}
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart {
 			t.Fatal("the client believed it held the lock with 2 of 5 nodes")
 		}
@@ -103,7 +103,7 @@ func TestExtensionNeedsAMajority(t *testing.T) {
 		t.Fatalf("validities %v: want the acquisition and one successful extension", got)
 	}
 	failed := false
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		failed = failed || (o.Kind == sim.ObsNote && strings.Contains(o.Text, "extension of L failed: 2 of 5"))
 	}
 	if !failed {

@@ -33,7 +33,7 @@ func acceptedCfg(t *testing.T, cfg resource.Config, ops ...sim.Message) []bool {
 		w.Schedule(sim.Time(i), sim.Action{Kind: sim.ActCommand, Proc: 1, Msg: m})
 	}
 	var got []bool
-	for _, o := range w.Run().Obs {
+	for _, o := range w.Run().Observations() {
 		if o.Kind == sim.ObsResource {
 			got = append(got, o.Accepted)
 		}

@@ -38,7 +38,7 @@ func TestClientCallsTheConnectionLostAtTwoThirdsOfTheSessionTimeout(t *testing.T
 			heard = e.At
 		}
 	}
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && o.Proc == c && strings.Contains(o.Text, "lost its connection") {
 			lost = o.At
 			break
@@ -64,7 +64,7 @@ func TestClientDoesNotResendAnExpiredSessionsDelete(t *testing.T) {
 	w.Schedule(sim.Time(20*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	tr := w.Run()
 	expiredAt := sim.Time(-1)
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && o.Proc == c && strings.Contains(o.Text, "has expired") {
 			expiredAt = o.At
 		}

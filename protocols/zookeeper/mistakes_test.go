@@ -75,7 +75,7 @@ func holds(rep check.Report, inv string) bool {
 // beliefStarts lists when client proc came to believe it holds a lock.
 func beliefStarts(tr *sim.Trace, proc sim.ProcID) []sim.Time {
 	var at []sim.Time
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart && o.Client == proc {
 			at = append(at, o.At)
 		}
@@ -126,7 +126,7 @@ func TestSequenceTokensRepeatAfterAContainerIsDeleted(t *testing.T) {
 		s.cmd(5*time.Second, "c2", zookeeper.CmdAcquire, "L")
 		tr, rep := s.run(7 * time.Second)
 		var grants []string
-		for _, o := range tr.Obs {
+		for _, o := range tr.Observations() {
 			if o.Kind == sim.ObsGrant {
 				grants = append(grants, o.Grant)
 			}
@@ -159,7 +159,7 @@ func TestAStaleReleaseDeletesAReissuedName(t *testing.T) {
 		s.cmd(14*time.Second, "c4", zookeeper.CmdAcquire, "L")
 		tr, rep := s.run(16 * time.Second)
 		deletedByC1 := false
-		for _, o := range tr.Obs {
+		for _, o := range tr.Observations() {
 			if o.Kind == sim.ObsGrantEnd && o.Client == s.procs["c2"] && o.By == s.procs["c1"] {
 				deletedByC1 = true
 			}
@@ -196,7 +196,7 @@ func TestAReconnectedHolderChecksItsNodeAndHoldsAgain(t *testing.T) {
 		t.Fatalf("c1 came to hold %d times (at %v), want 2: before the crash, and after RECONNECTED", len(c1), c1)
 	}
 	var suspended, lost bool
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		suspended = suspended || o.Kind == sim.ObsNote && strings.Contains(o.Text, "c1 is SUSPENDED")
 		lost = lost || o.Kind == sim.ObsNote && strings.Contains(o.Text, "connection LOST")
 	}
@@ -245,7 +245,7 @@ func TestALeaderLatchRejoinsWithANewNode(t *testing.T) {
 		s.cmd(13*time.Second, "c2", zookeeper.CmdRelease, "L")
 		tr, rep := s.run(16 * time.Second)
 		var c1Nodes []string
-		for _, o := range tr.Obs {
+		for _, o := range tr.Observations() {
 			if o.Kind == sim.ObsBeliefStart && o.Client == s.procs["c1"] {
 				c1Nodes = append(c1Nodes, o.Grant)
 			}

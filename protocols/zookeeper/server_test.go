@@ -96,7 +96,7 @@ func (d *driver) Describe() string { return "" }
 // replies are the notes of process p, in order.
 func replies(tr *sim.Trace, p sim.ProcID) []string {
 	var got []string
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && o.Proc == p {
 			got = append(got, o.Text)
 		}
@@ -107,7 +107,7 @@ func replies(tr *sim.Trace, p sim.ProcID) []string {
 // notes are the notes containing text, with their true times.
 func notes(tr *sim.Trace, text string) []string {
 	var got []string
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsNote && strings.Contains(o.Text, text) {
 			got = append(got, fmt.Sprintf("%s %s", o.At, o.Text))
 		}

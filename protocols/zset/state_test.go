@@ -28,7 +28,7 @@ func TestStateClaimsAreGrants(t *testing.T) {
 	cfg := zset.Config{Mode: zset.ModeState, Hold: time.Second}
 	tr := run(t, nil, []zset.Config{cfg}, acquire(0, 1))
 	var grants, ends int
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		switch o.Kind {
 		case sim.ObsGrant:
 			grants++

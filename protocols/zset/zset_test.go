@@ -61,8 +61,8 @@ func crash(at time.Duration, p sim.ProcID) cmd   { return cmd{at: at, proc: p, k
 func believers(tr *sim.Trace) (starts []string, overlap int) {
 	holding := map[sim.ProcID]bool{}
 	ev := 0
-	for i := range tr.Obs {
-		o := &tr.Obs[i]
+	for _, ob := range tr.Observations() {
+		o := &ob
 		for ; ev < o.Event; ev++ { // a crash ends the crashed client's belief
 			if e := tr.Event(ev); e.Kind == sim.EvCrash {
 				delete(holding, e.Proc)
@@ -82,7 +82,7 @@ func believers(tr *sim.Trace) (starts []string, overlap int) {
 
 func counter(tr *sim.Trace, name string) int64 {
 	n := int64(0)
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsCounter && o.Name == name {
 			n += o.Value
 		}
@@ -124,7 +124,7 @@ func TestBucketOneRunPerBucket(t *testing.T) {
 		t.Fatalf("runs by %v, want a in hour 1 and b in hour 2", starts)
 	}
 	var buckets []int64
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsJobStart {
 			buckets = append(buckets, o.Value)
 		}
@@ -153,7 +153,7 @@ func TestStateReaperRetriesACrashedWorkersJob(t *testing.T) {
 	if len(starts) != 2 || starts[1] != "b" || overlap != 1 {
 		t.Fatalf("runs by %v (at most %d at once), want a, then b after the reap, never together", starts, overlap)
 	}
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart && o.Client == 2 && o.At < sim.Time(30*time.Second) {
 			t.Fatalf("b ran the job at %s, before reap-after ran out", o.At)
 		}

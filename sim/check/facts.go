@@ -17,8 +17,9 @@ type facts struct {
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
 	byKey     map[ledgerKey][]*grantRec
-	replayed  []bool         // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
-	voters    map[voter]bool // clients that acquire a lock by majority (Redlock)
+	obs       []sim.Observation // the trace's observations, rebuilt once: every invariant walks them
+	replayed  []bool            // by observation: a grant report a new leader repeated (see sim.Observation.Seq)
+	voters    map[voter]bool    // clients that acquire a lock by majority (Redlock)
 	// The acquisitions: every grant of the lock service that is not a vote, a
 	// renewal or a key brought back by a restart, in grant order; and the same
 	// by owner (client and lock) and by service and lock.
@@ -76,13 +77,13 @@ type grantRec struct {
 	lock         string
 	grant        string
 	at           sim.Time
-	idx          int      // trace event index of the grant
-	withdrawn    sim.Time // sim.Never while held
-	withdrawnIdx int      // trace event index of the withdrawal (maxIdx while held)
+	idx          int          // trace event index of the grant
+	withdrawn    sim.Time     // sim.Never while held
+	withdrawnIdx int          // trace event index of the withdrawal (maxIdx while held)
 	withdrawal   howWithdrawn // how it was withdrawn, for sentences
-	resurrected  bool     // brought back by a restart after it was withdrawn
-	vote         bool     // a node's vote for a client that acquires by majority
-	pos          int      // an acquisition's place among its lock's (acqsOn)
+	resurrected  bool         // brought back by a restart after it was withdrawn
+	vote         bool         // a node's vote for a client that acquires by majority
+	pos          int          // an acquisition's place among its lock's (acqsOn)
 	// The promised end of the grant as first reported with an expiry (Never
 	// while it has none), and as its renewals (the same grant reported again
 	// with a new window: EXPIRE, an extension) have moved it since.
@@ -114,15 +115,16 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 			}
 		}
 	}
-	for i := range t.Obs {
-		if t.Obs[i].Kind == sim.ObsResource {
+	f.obs = t.Observations()
+	for i := range f.obs {
+		if f.obs[i].Kind == sim.ObsResource {
 			f.resource = true
 		}
 	}
-	f.replayed = replays(t.Obs)
+	f.replayed = replays(f.obs)
 	f.voters, f.beliefsOf = map[voter]bool{}, map[voter][]beliefRec{}
-	for i := range t.Obs {
-		switch o := &t.Obs[i]; o.Kind {
+	for i := range f.obs {
+		switch o := &f.obs[i]; o.Kind {
 		case sim.ObsAttempt:
 			if o.Value > 0 {
 				f.voters[voter{o.Client, o.Lock}] = true
@@ -224,8 +226,8 @@ func replays(obs []sim.Observation) []bool {
 // recovered) and before those of any later event.
 func (f *facts) walk(obs func(o *sim.Observation), proc func(p procEvent)) {
 	pi := 0
-	for i := range f.t.Obs {
-		o := &f.t.Obs[i]
+	for i := range f.obs {
+		o := &f.obs[i]
 		if f.replayed[i] {
 			continue
 		}

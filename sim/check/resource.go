@@ -39,8 +39,8 @@ func (f *facts) resourceOps() []resOp {
 	}
 	seen := map[seenKey]seenAcq{}
 	f.resOps = []resOp{}
-	for i := range f.t.Obs {
-		o := &f.t.Obs[i]
+	for i := range f.obs {
+		o := &f.obs[i]
 		if o.Kind != sim.ObsResource {
 			continue
 		}
@@ -224,8 +224,8 @@ func fencingMonotonic(f *facts) Result {
 		client sim.ProcID
 	}
 	highest := map[sim.ProcID]high{}
-	for i := range f.t.Obs {
-		o := &f.t.Obs[i]
+	for i := range f.obs {
+		o := &f.obs[i]
 		if o.Kind != sim.ObsResource || !o.HasToken {
 			continue
 		}

@@ -7,7 +7,7 @@ import "github.com/locksim/locksim/sim"
 // that wants one decision sees the flip.
 func Decisions(tr *sim.Trace) map[string]string {
 	out := map[string]string{}
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind != sim.ObsDecide {
 			continue
 		}

@@ -78,12 +78,12 @@ func (tl *Timeline) background() []uint64 {
 	t := tl.t
 	n := t.Len()
 	tl.bg = make([]uint64, (n+63)/64)
-	obs, oi := t.Obs, 0
+	oi := 0
 	observed := func(i int) bool {
-		for oi < len(obs) && obs[oi].Event < i {
+		for oi < t.NumObs() && t.ObsEvent(oi) < i {
 			oi++
 		}
-		return oi < len(obs) && obs[oi].Event == i
+		return oi < t.NumObs() && t.ObsEvent(oi) == i
 	}
 	for i := range n {
 		e := t.Event(i)

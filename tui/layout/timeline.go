@@ -169,14 +169,13 @@ func (tl *Timeline) buildSpans() {
 			delete(open, openKey{c, s})
 		}
 	}
-	obs := tl.t.Obs
-	oi := 0
+	t, oi := tl.t, 0
 	for row, ref := range tl.refs {
 		if ref < 0 {
 			continue
 		}
 		ei := int(ref)
-		for oi < len(obs) && obs[oi].Event < ei {
+		for oi < t.NumObs() && t.ObsEvent(oi) < ei {
 			oi++
 		}
 		e := tl.t.Event(ei)
@@ -198,8 +197,9 @@ func (tl *Timeline) buildSpans() {
 		case sim.EvRestart:
 			stop(p, SpanDown, row)
 		}
-		for ; oi < len(obs) && obs[oi].Event == ei; oi++ {
-			o := &obs[oi]
+		for ; oi < t.NumObs() && t.ObsEvent(oi) == ei; oi++ {
+			ob := t.Observation(oi)
+			o := &ob
 			c := int(o.Client)
 			switch o.Kind {
 			case sim.ObsBeliefStart:
@@ -309,13 +309,12 @@ func (tl *Timeline) Row(r int) Row {
 
 // observations is what the step of event ei reported.
 func (tl *Timeline) observations(ei int) []sim.Observation {
-	obs := tl.t.Obs
-	lo := sort.Search(len(obs), func(i int) bool { return obs[i].Event >= ei })
-	hi := lo
-	for hi < len(obs) && obs[hi].Event == ei {
-		hi++
+	from, to := tl.t.ObsOf(ei)
+	obs := make([]sim.Observation, 0, to-from)
+	for i := from; i < to; i++ {
+		obs = append(obs, tl.t.Observation(i))
 	}
-	return obs[lo:hi]
+	return obs
 }
 
 // setCell marks process p's cell, if p is a process.

@@ -86,8 +86,8 @@ func result(t *testing.T, rep check.Report, name string) check.Result {
 
 func texts(tr *sim.Trace) string {
 	var b strings.Builder
-	for i := range tr.Obs {
-		fmt.Fprintf(&b, "%s %s\n", tr.Obs[i].At, tr.ObsText(&tr.Obs[i]))
+	for _, o := range tr.Observations() {
+		fmt.Fprintf(&b, "%s %s\n", o.At, tr.ObsText(&o))
 	}
 	return b.String()
 }
@@ -106,7 +106,7 @@ func TestHappyPathGrantsInTurnWithRisingTokens(t *testing.T) {
 	}
 	var tokens []int64
 	var accepted int
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart {
 			tokens = append(tokens, o.Token)
 		}
@@ -159,7 +159,7 @@ func TestFencingRefusesTheBrokenClientsWrite(t *testing.T) {
 		t.Fatalf("verdict %s, want SAFE\n%s", rep.Verdict, texts(tr))
 	}
 	var refused bool
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		refused = refused || (o.Kind == sim.ObsResource && !o.Accepted && o.Token == 1)
 	}
 	if !refused {
@@ -197,7 +197,7 @@ func TestARestartedServerNeitherReusesTokensNorRegrantsEarly(t *testing.T) {
 	rep := check.Check(tr, check.Options{})
 	var c2at sim.Time
 	var c2token int64
-	for _, o := range tr.Obs {
+	for _, o := range tr.Observations() {
 		if o.Kind == sim.ObsBeliefStart && o.Client == c2 {
 			c2at, c2token = o.At, o.Token
 		}
