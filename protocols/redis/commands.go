@@ -100,18 +100,59 @@ const (
 	errNotModelled = "ERR locksim's Redis node does not model "
 )
 
-// args is a command's words after its key (and value), as the message's text
-// shows them: its option words, then its numbers. The lock clients send
-// SET L v NX PX 10000 as {Opts: "NX PX", ArgTime: 10000}; a command line parsed by
-// Command carries every word in Opts. The node reads both the same way.
-func args(m sim.Message) []string {
-	w := strings.Fields(m.Opts)
+// args appends to buf a command's words after its key (and value), as the
+// message's text shows them: its option words, then its numbers. The lock
+// clients send SET L v NX PX 10000 as {Opts: "NX PX", ArgTime: 10000}; a command
+// line parsed by Command carries every word in Opts. The node reads both the
+// same way. Given a buffer on the caller's stack it allocates nothing: the
+// node parses every command it receives.
+func args(m sim.Message, buf []word) []word {
+	for f := range strings.FieldsSeq(m.Opts) {
+		buf = append(buf, word{text: f})
+	}
 	for _, a := range [...]sim.Arg{sim.Num1, sim.Num2} {
 		if m.Has(a) {
-			w = append(w, strconv.FormatInt(m.Num(a), 10))
+			buf = append(buf, word{num: m.Num(a), isNum: true})
 		}
 	}
-	return w
+	return buf
+}
+
+// maxArgs is the words a command usually has after its key: args' buffer.
+const maxArgs = 8
+
+// word is one of a command's words after its key: a word of its Opts, or one of
+// its numbers, kept as the number (its decimal text, which Redis would parse
+// back to exactly this number, is made only when a reply quotes it).
+type word struct {
+	text  string
+	num   int64
+	isNum bool
+}
+
+// String is the word as the command's text shows it.
+func (w word) String() string {
+	if w.isNum {
+		return strconv.FormatInt(w.num, 10)
+	}
+	return w.text
+}
+
+// keyword is the word in upper case, for comparing with option names (a
+// number is never one).
+func (w word) keyword() string {
+	if w.isNum {
+		return ""
+	}
+	return strings.ToUpper(w.text)
+}
+
+// int reads the word as an integer, as Redis does (parseInt).
+func (w word) int() (int64, bool) {
+	if w.isNum {
+		return w.num, true
+	}
+	return parseInt(w.text)
 }
 
 // parseInt reads an integer as Redis does (string2ll): decimal digits with an
@@ -179,16 +220,16 @@ func addSat(t, d time.Duration) time.Duration {
 type setOptions struct {
 	nx, xx, get, keepTTL bool
 	unit                 string // "", "EX", "PX", "EXAT" or "PXAT"
-	expire               string // the expire argument, unparsed
+	expire               word   // the expire argument, unparsed
 }
 
 // parseSet reads SET's options, case-insensitively, refusing what Redis refuses:
 // NX with XX, two different expiries, KEEPTTL with an expiry, an option without
 // its argument.
-func parseSet(words []string) (setOptions, bool) {
+func parseSet(words []word) (setOptions, bool) {
 	var o setOptions
 	for i := 0; i < len(words); i++ {
-		switch w := strings.ToUpper(words[i]); {
+		switch w := words[i].keyword(); {
 		case w == "NX" && !o.xx:
 			o.nx = true
 		case w == "XX" && !o.nx:
@@ -213,7 +254,7 @@ func parseSet(words []string) (setOptions, bool) {
 // neither the unit conversion nor adding the Unix clock may overflow. A
 // relative TTL counts from the node's exact clock reading.
 func setExpiry(now sim.LocalTime, o setOptions) (time.Duration, bool) {
-	v, _ := parseInt(o.expire)
+	v, _ := o.expire.int()
 	seconds := o.unit == "EX" || o.unit == "EXAT"
 	if v <= 0 || (seconds && v > math.MaxInt64/1000) {
 		return 0, false
@@ -234,13 +275,14 @@ func setExpiry(now sim.LocalTime, o setOptions) (time.Duration, bool) {
 // checking in Redis's order: the options, the expire time, GET's type check,
 // then NX or XX against the key.
 func (n *Node) set(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) sim.Message {
-	o, ok := parseSet(args(m))
+	var buf [maxArgs]word
+	o, ok := parseSet(args(m, buf[:0]))
 	if !ok {
 		return errReply(errSyntax)
 	}
 	var deadline time.Duration
 	if o.unit != "" {
-		if _, isInt := parseInt(o.expire); !isInt {
+		if _, isInt := o.expire.int(); !isInt {
 			return errReply(errNotInteger)
 		}
 		if deadline, ok = setExpiry(now, o); !ok {
@@ -286,13 +328,14 @@ func (n *Node) set(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.O
 // expireGenericCommand): the options and the number are checked before the key;
 // a time already past deletes the key.
 func (n *Node) expire(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) sim.Message {
-	words := args(m)
+	var buf [maxArgs]word
+	words := args(m, buf[:0])
 	if len(words) == 0 {
 		return errReply("ERR wrong number of arguments for '" + strings.ToLower(m.Op) + "' command")
 	}
 	var nx, xx, gt, lt bool
 	for _, w := range words[1:] {
-		switch strings.ToUpper(w) {
+		switch w.keyword() {
 		case "NX":
 			nx = true
 		case "XX":
@@ -302,7 +345,7 @@ func (n *Node) expire(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 		case "LT":
 			lt = true
 		default:
-			return errReply("ERR Unsupported option " + w)
+			return errReply("ERR Unsupported option " + w.String())
 		}
 	}
 	switch {
@@ -311,7 +354,7 @@ func (n *Node) expire(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	case gt && lt:
 		return errReply(errExpireGTLT)
 	}
-	when, ok := parseInt(words[0])
+	when, ok := words[0].int()
 	if !ok {
 		return errReply(errNotInteger)
 	}
@@ -395,7 +438,14 @@ func (n *Node) extend(now sim.LocalTime, from sim.ProcID, m sim.Message, out *si
 	if e, ok := n.keys[m.Key]; !ok || e.value != m.Value {
 		return intReply(0)
 	}
-	r := n.expire(now, from, sim.Message{Op: OpPExpire, Key: m.Key, Opts: strings.Join(args(m), " ")}, out)
+	// PEXPIRE with the script's argument: the same words, options then numbers.
+	pexpire := sim.Message{Op: OpPExpire, Key: m.Key, Opts: m.Opts}
+	for _, a := range [...]sim.Arg{sim.Num1, sim.Num2} {
+		if m.Has(a) {
+			pexpire = pexpire.With(a, m.Num(a))
+		}
+	}
+	r := n.expire(now, from, pexpire, out)
 	if r.Op == ReplyErr {
 		return scriptErr(r, ExtendScript, 2)
 	}

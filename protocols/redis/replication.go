@@ -175,17 +175,18 @@ func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.
 			"replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated."))
 		return
 	}
-	words := args(m)
+	var buf [maxArgs]word
+	words := args(m, buf[:0])
 	if len(words) != 2 {
 		reply(errReply("ERR wrong number of arguments for 'wait' command"))
 		return
 	}
-	need, ok := parseInt(words[0])
+	need, ok := words[0].int()
 	if !ok {
 		reply(errReply(errNotInteger))
 		return
 	}
-	ms, ok := parseInt(words[1])
+	ms, ok := words[1].int()
 	switch {
 	case !ok:
 		reply(errReply("ERR timeout is not an integer or out of range"))
