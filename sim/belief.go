@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -107,8 +108,8 @@ func Note(p ProcID, format string, args ...any) Observation {
 // c1's second; after c1's first restart its values read "c1@2#1", so they never
 // repeat across its own crashes (a counter alone would start again at 1).
 func AcquisitionValue(env Env, n int) string {
-	if env.Incarnation == 0 {
-		return fmt.Sprintf("%s#%d", env.Name, n)
+	if env.Incarnation == 0 { // every acquisition makes one: no fmt on this path
+		return env.Name + "#" + strconv.Itoa(n)
 	}
-	return fmt.Sprintf("%s@%d#%d", env.Name, env.Incarnation+1, n)
+	return env.Name + "@" + strconv.Itoa(env.Incarnation+1) + "#" + strconv.Itoa(n)
 }

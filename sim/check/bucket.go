@@ -131,7 +131,9 @@ func periodMisses(f *facts) (misses []periodMiss, short periodMiss, applicable b
 				open[c] = pending{periodKey{o.Lock, o.Window, floorDiv(int64(o.At), int64(o.Window))}, o.At}
 			}
 		case sim.ObsAttemptFailed:
-			commit(c, "its claim failed: "+strings.TrimSuffix(strings.TrimSuffix(o.Reason, ", "+sim.ReasonNoRetry), ", "+sim.ReasonRetry))
+			if _, ok := open[c]; ok { // the sentence only for a claim it commits
+				commit(c, "its claim failed: "+strings.TrimSuffix(strings.TrimSuffix(o.Reason, ", "+sim.ReasonNoRetry), ", "+sim.ReasonRetry))
+			}
 		case sim.ObsGiveUp:
 			commit(c, "it gave up")
 		case sim.ObsJobStart:
