@@ -1,7 +1,6 @@
 package zookeeper
 
 import (
-	"maps"
 	"slices"
 	"time"
 
@@ -57,11 +56,12 @@ func (c sessionClock) touch(id int64, now sim.LocalTime) { c[id] = now.Mono }
 // silent for longer than their timeout.
 func (c sessionClock) expired(now sim.LocalTime, sessions map[int64]*session) []int64 {
 	var ids []int64
-	for _, id := range slices.Sorted(maps.Keys(sessions)) {
-		if ss := sessions[id]; !ss.closing && now.Mono-c[id] > time.Duration(ss.timeout)*time.Millisecond {
+	for id, ss := range sessions { // every tick: sort only the few that expire
+		if !ss.closing && now.Mono-c[id] > time.Duration(ss.timeout)*time.Millisecond {
 			ids = append(ids, id)
 		}
 	}
+	slices.Sort(ids)
 	return ids
 }
 
