@@ -33,8 +33,17 @@ type Config struct {
 	// is shown (the written scenario replays it).
 	FullTrace bool
 
-	parsed *parsed    // the template, parsed once (Try)
-	reuse  *sim.Reuse // with Worker: each run records into the memory of the last
+	parsed  *parsed    // the template, parsed once (Try)
+	targets *targets   // what each fault kind can hit in the template, found once (Draw)
+	reuse   *sim.Reuse // with Worker: each run records into the memory of the last
+}
+
+// targets is Template.Targets for every kind, found at once for one template:
+// every run draws from them, and once made the table is only read (copies of
+// a Config made by Worker share it).
+type targets struct {
+	of  *Template
+	all map[fault.Kind]fault.Targets
 }
 
 // Worker returns a copy of c for one goroutine: each of its runs records its
@@ -189,8 +198,22 @@ func (c *Config) Usable() []fault.Kind { return c.space().Usable() }
 // space is the configured space over the template's targets, its faults over
 // by its horizon.
 func (c *Config) space() fault.Space {
+	if c.targets == nil || c.targets.of != c.Template {
+		t := &targets{of: c.Template, all: map[fault.Kind]fault.Targets{}}
+		for _, k := range fault.Kinds {
+			t.all[k] = c.Template.Targets(k)
+		}
+		c.targets = t
+	}
 	sp := c.Space
-	sp.Targets, sp.End = c.Template.Targets, c.Template.Horizon
+	sp.End = c.Template.Horizon
+	all, tpl := c.targets.all, c.Template
+	sp.Targets = func(k fault.Kind) fault.Targets {
+		if t, ok := all[k]; ok {
+			return t
+		}
+		return tpl.Targets(k) // a kind outside fault.Kinds: found each time
+	}
 	return sp
 }
 
