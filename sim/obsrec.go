@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -71,12 +72,21 @@ func (t *Trace) ObsOf(i int) (from, to int) {
 	return from, to
 }
 
-// Observations returns every observation, in a slice of the caller's own: for
-// a reader that walks them again and again (the checker).
+// Observations returns every observation in a slice: for a reader that walks
+// them again and again (the checker). The slice is the caller's to read until
+// the trace is recycled (Trace.Recycle), which may lend its memory to the next
+// run: a caller that keeps observations longer copies them.
 func (t *Trace) Observations() []Observation {
-	out := make([]Observation, t.NumObs())
+	var out []Observation
+	if t.reuse != nil && t.obsBuf == nil { // the run before's slice
+		out, t.reuse.obsBuf = t.reuse.obsBuf, nil
+	}
+	out = slices.Grow(out[:0], t.NumObs())[:t.NumObs()]
 	for i := range out {
 		out[i] = t.Observation(i)
+	}
+	if t.reuse != nil {
+		t.obsBuf = out // given back with the trace's other memory
 	}
 	return out
 }

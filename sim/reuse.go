@@ -15,7 +15,9 @@ type Reuse struct {
 	msgs   [][]msgRec
 	states [][]int32
 	obs    [][]obsRec
-	strs   strtab // emptied, its index's memory kept
+	bodies [][]any       // emptied when given back: payloads hold pointers
+	obsBuf []Observation // Trace.Observations' slice, emptied when given back
+	strs   strtab        // emptied, its index's memory kept
 	// A world's own growing slices: its scenario actions (which its trace
 	// keeps, so they come back with Recycle) and its queue (given back when the
 	// run ends: a world runs once).
@@ -33,6 +35,7 @@ func (r *Reuse) attach(t *Trace) {
 	}
 	t.reuse = r
 	t.events.spare, t.msgs.spare, t.states.spare, t.obs.spare = &r.events, &r.msgs, &r.states, &r.obs
+	t.bodies.spare = &r.bodies
 	t.strs, r.strs = r.strs, strtab{}
 }
 
@@ -45,7 +48,15 @@ func (t *Trace) Recycle() {
 	t.msgs.giveBack()
 	t.states.giveBack()
 	t.obs.giveBack()
-	t.bodies = chunked[any]{} // payloads hold pointers: let them go, never reuse
+	for _, c := range t.bodies.chunks {
+		clear(c) // payloads hold pointers: let them go
+	}
+	t.bodies.giveBack()
+	if t.reuse != nil && t.obsBuf != nil {
+		clear(t.obsBuf) // their strings
+		t.reuse.obsBuf = t.obsBuf[:0]
+	}
+	t.obsBuf = nil
 	t.actionOf, t.clockLog = nil, nil
 	if t.reuse != nil && t.Actions != nil {
 		clear(t.Actions) // let their messages and process lists go

@@ -36,6 +36,7 @@ type Trace struct {
 	strs     strtab          // every word of the messages, the notes, the snapshots
 	bytes    int64           // what the tables above hold, as memory.go estimates it
 	reuse    *Reuse          // where Recycle hands the tables, or nil
+	obsBuf   []Observation   // the last slice Observations made, with reuse
 }
 
 // ClockAt is process p's clock reading at true time at, as the run left it:
