@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -137,9 +138,11 @@ const nearProcs = 64
 
 func (n *Network) build(rng *rand.Rand, procs int) {
 	n.rng = rng
-	n.links = map[linkKey]*linkState{}
+	if n.links == nil { // a reused world's come cleared (World.reset)
+		n.links = map[linkKey]*linkState{}
+	}
 	if procs <= nearProcs {
-		n.near, n.procs = make([]*linkState, procs*procs), procs
+		n.near, n.procs = slices.Grow(n.near[:0], procs*procs)[:procs*procs], procs
 	}
 	for _, o := range n.overrides {
 		n.state(o.from, o.to).link = o.link

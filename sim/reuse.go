@@ -23,6 +23,9 @@ type Reuse struct {
 	// run ends: a world runs once).
 	actions []Action
 	queue   []item
+	// The world that recorded the last recycled trace (the trace lives in it),
+	// for the next NewWorld to reset and run in.
+	world *World
 }
 
 // NewReuse returns an empty Reuse.
@@ -39,10 +42,11 @@ func (r *Reuse) attach(t *Trace) {
 	t.strs, r.strs = r.strs, strtab{}
 }
 
-// Recycle hands the trace's memory to the Reuse its world was given
-// (Config.Reuse), for the next run, and empties the trace: it has no event left
-// to read (Len is 0). Without a Reuse it only empties the trace. Call it only
-// when nothing reads the trace any more.
+// Recycle hands the trace's memory, and the world that recorded it, to the
+// Reuse its world was given (Config.Reuse), for the next run, and empties the
+// trace: it has no event left to read (Len is 0). Without a Reuse it only
+// empties the trace. Call it only when nothing reads the trace or its world any
+// more: the next run records into both.
 func (t *Trace) Recycle() {
 	t.events.giveBack()
 	t.msgs.giveBack()
@@ -57,6 +61,10 @@ func (t *Trace) Recycle() {
 		t.reuse.obsBuf = t.obsBuf[:0]
 	}
 	t.obsBuf = nil
+	if t.reuse != nil && t.world != nil {
+		t.reuse.world = t.world // the trace lives in it: neither is read again
+	}
+	t.world = nil
 	t.actionOf, t.clockLog = nil, nil
 	if t.reuse != nil && t.Actions != nil {
 		clear(t.Actions) // let their messages and process lists go

@@ -37,6 +37,7 @@ type Trace struct {
 	bytes    int64           // what the tables above hold, as memory.go estimates it
 	reuse    *Reuse          // where Recycle hands the tables, or nil
 	obsBuf   []Observation   // the last slice Observations made, with reuse
+	world    *World          // the world that recorded it: Recycle lends it on, with reuse
 }
 
 // ClockAt is process p's clock reading at true time at, as the run left it:

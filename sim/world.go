@@ -80,12 +80,39 @@ func NewWorld(cfg Config) *World {
 	if cfg.Limits.MaxMemory == 0 {
 		cfg.Limits.MaxMemory = DefaultMaxMemory
 	}
-	w := &World{cfg: cfg, streams: NewStreams(cfg.Seed)}
+	w := &World{}
 	if r := cfg.Reuse; r != nil {
+		if r.world != nil {
+			w, r.world = r.world, nil
+			w.reset()
+		}
 		w.actions, r.actions = r.actions, nil
 		w.q.items, r.queue = r.queue, nil
 	}
+	w.cfg, w.streams = cfg, NewStreams(cfg.Seed)
 	return w
+}
+
+// reset empties a world whose trace was recycled (Reuse) for the next run: a
+// new World, but with the backing arrays of its processes, outputs, triggers,
+// messages in flight and link tables kept, each cleared of what the last run
+// left in it.
+func (w *World) reset() {
+	procs := w.procs[:cap(w.procs)]
+	clear(procs)
+	clear(w.out.obs[:cap(w.out.obs)])
+	clear(w.out.writes[:cap(w.out.writes)])
+	clear(w.triggers[:cap(w.triggers)])
+	clear(w.flying.msgs[:cap(w.flying.msgs)])
+	clear(w.net.near[:cap(w.net.near)])
+	clear(w.net.links)
+	*w = World{
+		procs:    procs[:0],
+		out:      Outputs{timers: w.out.timers[:0], obs: w.out.obs[:0], writes: w.out.writes[:0]},
+		triggers: w.triggers[:0],
+		flying:   inflight{msgs: w.flying.msgs[:0], refs: w.flying.refs[:0], free: w.flying.free[:0]},
+		net:      Network{near: w.net.near[:0], links: w.net.links},
+	}
 }
 
 // AddProcess adds a process called name, built by newP now and again after every
@@ -146,7 +173,7 @@ func (w *World) start() {
 	for i := range w.procs {
 		names[i], roles[i] = w.procs[i].name, w.procs[i].role
 	}
-	w.trace = Trace{Seed: w.cfg.Seed, Names: names, Roles: roles, Limits: w.cfg.Limits}
+	w.trace = Trace{Seed: w.cfg.Seed, Names: names, Roles: roles, Limits: w.cfg.Limits, world: w}
 	w.cfg.Reuse.attach(&w.trace)
 	for i := range w.procs {
 		w.trace.Clocks = append(w.trace.Clocks, w.procs[i].clock)
