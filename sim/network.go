@@ -149,13 +149,21 @@ func (n *Network) build(rng *rand.Rand, procs int) {
 	}
 }
 
+// nearSlot is the link's entry in the near table, or nil: a large world has
+// none, and a pair naming a process the world does not have (SetLink before
+// the run takes any ProcID) is only in the map, never in another link's slot.
+func (n *Network) nearSlot(from, to ProcID) **linkState {
+	if n.near == nil || uint(from) >= uint(n.procs) || uint(to) >= uint(n.procs) {
+		return nil
+	}
+	return &n.near[int(from)*n.procs+int(to)]
+}
+
 // state returns the link's state, made from the default on first use.
 func (n *Network) state(from, to ProcID) *linkState {
-	var near **linkState
-	if n.near != nil {
-		if near = &n.near[int(from)*n.procs+int(to)]; *near != nil {
-			return *near
-		}
+	near := n.nearSlot(from, to)
+	if near != nil && *near != nil {
+		return *near
 	}
 	k := keyOf(from, to)
 	st := n.links[k]
@@ -228,8 +236,8 @@ func (n *Network) isCut(from, to ProcID) bool {
 		return false
 	}
 	var st *linkState
-	if n.near != nil {
-		st = n.near[int(from)*n.procs+int(to)] // every state a small world made is here
+	if near := n.nearSlot(from, to); near != nil {
+		st = *near // every state of a small world's links is here
 	} else {
 		st = n.links[keyOf(from, to)]
 	}
