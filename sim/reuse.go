@@ -46,7 +46,9 @@ func (r *Reuse) attach(t *Trace) {
 // Reuse its world was given (Config.Reuse), for the next run, and empties the
 // trace: it has no event left to read (Len is 0). Without a Reuse it only
 // empties the trace. Call it only when nothing reads the trace or its world any
-// more: the next run records into both.
+// more: the next run records into both, so the *Trace that Run returned then
+// belongs to the next run: never read it, schedule on its world, or Recycle it
+// again.
 func (t *Trace) Recycle() {
 	t.events.giveBack()
 	t.msgs.giveBack()

@@ -6,13 +6,14 @@ import (
 	"time"
 )
 
-// Review of issue 21's kernel changes: checks kept on branch review21.
+// Tests of issue 21's compact kernel against what it replaced (from the review of
+// its third pass): the near link table, clock readings recomputed, Recycle.
 
 // A link set for a process the world does not have must not change another
 // link. Before the near table (c5c6b68) such an override was a map entry that
 // no send ever looked up; with it, (0, 2) in a world of two processes is the
 // slot of b->a.
-func TestReviewSetLinkOutOfRangeChangesNoOtherLink(t *testing.T) {
+func TestSetLinkOutOfRangeChangesNoOtherLink(t *testing.T) {
 	run := func(stray bool) *Trace {
 		w, a, b := twoEchoes(Config{Seed: 1})
 		if stray {
@@ -51,7 +52,7 @@ func oldClockAt(t *Trace, p ProcID, at Time) LocalTime {
 // jumps and drift changes, several at one instant; and each event's Local is
 // the clock the kernel read (the clock as every change before it, in trace
 // order, left it).
-func TestReviewClockAtIsTheOldReplay(t *testing.T) {
+func TestClockAtIsTheOldReplay(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		w := NewWorld(Config{Seed: seed})
@@ -88,7 +89,7 @@ func TestReviewClockAtIsTheOldReplay(t *testing.T) {
 // A world lent by Reuse keeps its near table's memory (World.reset); a next run
 // of more than nearProcs processes has no near table, and must not index the
 // lent one (in main before review21's fix: index out of range in state).
-func TestReviewReusedWorldGrowsPastTheNearTable(t *testing.T) {
+func TestReusedWorldGrowsPastTheNearTable(t *testing.T) {
 	run := func(r *Reuse, procs int) *Trace {
 		w := NewWorld(Config{Seed: 1, Reuse: r})
 		for i := range procs {
@@ -109,7 +110,7 @@ func TestReviewReusedWorldGrowsPastTheNearTable(t *testing.T) {
 
 // Recycling a trace twice gives nothing back twice: the next run in the
 // Reuse is still the run in fresh memory.
-func TestReviewRecycleTwice(t *testing.T) {
+func TestRecycleTwice(t *testing.T) {
 	run := func(r *Reuse, seed uint64) *Trace {
 		w, a, b := twoEchoes(Config{Seed: seed, Reuse: r, Snapshots: true})
 		w.Schedule(0, cmd(a, "ping", int64(b), 300))
