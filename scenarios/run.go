@@ -26,6 +26,9 @@ type RunOptions struct {
 	// (check.Options.VerdictOnly), unless the scenario expects something: its
 	// expectations may read them.
 	VerdictOnly bool
+	// WallTimers keeps the log of the processes' wall-clock timers
+	// (sim.Config.WallTimers), for a check that sizes clock jumps by them.
+	WallTimers bool
 }
 
 // Result is a finished run: the trace, the checker's report, and each expectation
@@ -96,7 +99,8 @@ func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 	if opt.Seed != nil {
 		seed = *opt.Seed
 	}
-	w := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly, Reuse: opt.Reuse})
+	w := s.build(sim.Config{Seed: seed, Limits: s.Limits, Snapshots: opt.Snapshots, CheckerOnly: opt.CheckerOnly, Reuse: opt.Reuse,
+		WallTimers: opt.WallTimers})
 	if more != nil {
 		more(w)
 	}

@@ -67,7 +67,7 @@ func (t *Trace) Recycle() {
 		t.reuse.world = t.world // the trace lives in it: neither is read again
 	}
 	t.world = nil
-	t.actionOf, t.clockLog = nil, nil
+	t.actionOf, t.clockLog, t.wallLog = nil, nil, nil
 	if t.reuse != nil && t.Actions != nil {
 		clear(t.Actions) // let their messages and process lists go
 		t.reuse.actions = t.Actions[:0]

@@ -30,6 +30,7 @@ type Trace struct {
 	actionOf map[int32]int32 // event index -> Action, for the events that have one
 	states   chunked[int32]  // event index -> snapshot string, when the run records them
 	clockLog [][]clockChange // by process, each clock's changes (nil until one changes)
+	wallLog  [][]wallTimerOp // by process, its wall timers (Config.WallTimers; else nil)
 	msgs     chunked[msgRec] // sent and commanded messages, by index
 	obs      chunked[obsRec] // the observations, in the order reported (Trace.Observation)
 	bodies   chunked[any]    // the messages' payloads, for the few that have one

@@ -17,6 +17,10 @@ type Config struct {
 	// run that only needs a verdict (an exploration's) saves the message table
 	// and its string table, and a failing seed is re-run in full to be shown.
 	CheckerOnly bool
+	// WallTimers keeps a log of the wall-clock timers each process arms and
+	// disarms (Trace.PendingWallDeadlines), for a search that sizes clock jumps
+	// just past them. It changes nothing in the run.
+	WallTimers bool
 	// Reuse, when set, lends the trace memory earlier traces left (Trace.Recycle):
 	// for a caller that runs many worlds one after another. The run is the same.
 	Reuse *Reuse
@@ -285,6 +289,7 @@ func (w *World) dispatch(it *item) {
 		w.step(it.proc, &in, &ev)
 	case itTimer:
 		w.disarm(s, it.timer())
+		w.logWall(it.proc, wallDisarm, it.timer(), 0)
 		ev := w.ev(EvTimer, it.proc, NoProc)
 		ev.Timer = it.timer()
 		if n, ok := s.p.(TimerNamer); ok {
@@ -503,6 +508,11 @@ func (f *inflight) release(slot int32) {
 func (w *World) setTimer(p ProcID, t timerOp) {
 	s := &w.procs[p]
 	w.disarm(s, t.id)
+	if t.cancel || !t.wall {
+		w.logWall(p, wallDisarm, t.id, 0)
+	} else {
+		w.logWall(p, wallArm, t.id, t.after)
+	}
 	if t.cancel {
 		return
 	}
@@ -721,6 +731,7 @@ func (w *World) kill(p ProcID) {
 		w.release(it)
 	}
 	s.timers = s.timers[:0]
+	w.logWall(p, wallClear, 0, 0)
 	s.state = stDown
 	s.p = nil
 	s.gen++

@@ -117,13 +117,23 @@ func (c *Config) source(seed uint64, s fault.Schedule, cast fault.Cast, comments
 // text for every run. The first call fills the cache: a Config used from several
 // goroutines (explore --workers) is tried once before they start.
 func (c *Config) Try(seed uint64, s fault.Schedule) (Outcome, error) {
+	return c.try(seed, s, nil)
+}
+
+// try is Try, with read given the trace before it is recycled (and the run
+// keeping its wall-timer log for it): an exhaustive check finds where the next
+// fault may fall from the run as the schedule's faults left it.
+func (c *Config) try(seed uint64, s fault.Schedule, read func(*sim.Trace)) (Outcome, error) {
 	sc, err := c.base()
 	if err != nil {
 		return Outcome{}, err
 	}
 	r := scenarios.RunWith(sc, scenarios.RunOptions{Seed: &seed, CheckerOnly: !c.Hash && !c.FullTrace, Reuse: c.reuse,
-		VerdictOnly: true},
+		VerdictOnly: true, WallTimers: read != nil},
 		func(w *sim.World) { s.Apply(w, c.Template.Cast().Group) })
+	if read != nil {
+		read(r.Trace)
+	}
 	o := Outcome{Seed: seed, Schedule: s, Verdict: r.Report.Verdict, Events: r.Trace.Len()}
 	if c.Hash {
 		o.Hash = r.Trace.Hash()

@@ -39,3 +39,24 @@ func (c *Config) fits(s fault.Schedule) bool {
 	}
 	return true
 }
+
+// ShrinkSizes makes the sizes of a check's counterexample smaller while it
+// still breaks the same invariants (fault.ShrinkMagnitudes): its faults and
+// their times stay, since the check already found the fewest and earliest.
+// It runs at most limit schedules and reports how many it ran.
+func (c *Config) ShrinkSizes(o Outcome, limit int) (Outcome, int, error) {
+	runs, best := 0, o
+	_, err := fault.ShrinkMagnitudes(o.Schedule, func(s fault.Schedule) (bool, error) {
+		if runs >= limit {
+			return false, nil
+		}
+		runs++
+		t, err := c.Try(o.Seed, s)
+		if err != nil || !slices.Equal(t.Broken, o.Broken) {
+			return false, err
+		}
+		best = t
+		return true, nil
+	})
+	return best, runs, err
+}

@@ -18,6 +18,10 @@ type Found struct {
 	// Program is the command that replays the file: "locksim" when empty; a
 	// user's own binary that registers its kinds ("go run ./cmd/example-lock").
 	Program string
+	// Checked, when set, says how an exhaustive check found it, in place of the
+	// lines on runs and shrinking: the bound, and that no schedule with fewer
+	// faults broke.
+	Checked []string
 }
 
 // Scenario writes a failing outcome as a scenario file: a narration that names
@@ -28,9 +32,17 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 	line := func(format string, a ...any) {
 		b.WriteString(strings.TrimRight("# "+fmt.Sprintf(format, a...), " ") + "\n")
 	}
-	line("%s breaks %s: found by exploration, shrunk to %d fault(s).", c.Template.Name, strings.Join(o.Broken, " and "), len(o.Schedule))
-	line("")
-	line("Found by `%s` after %d run(s) (seed %d), shrunk from %d faults in %d more runs.", f.Command, f.Runs, o.Seed, f.Original, f.ShrinkRuns)
+	if f.Checked != nil {
+		line("%s breaks %s: found by an exhaustive check, %d fault(s).", c.Template.Name, strings.Join(o.Broken, " and "), len(o.Schedule))
+		line("")
+		for _, l := range f.Checked {
+			line("%s", l)
+		}
+	} else {
+		line("%s breaks %s: found by exploration, shrunk to %d fault(s).", c.Template.Name, strings.Join(o.Broken, " and "), len(o.Schedule))
+		line("")
+		line("Found by `%s` after %d run(s) (seed %d), shrunk from %d faults in %d more runs.", f.Command, f.Runs, o.Seed, f.Original, f.ShrinkRuns)
+	}
 	line("The workload is the %s template's; the faults are these:", c.Template.Name)
 	cast := c.Template.Cast()
 	cast.Empty = c.restartsEmpty(o)

@@ -2,12 +2,10 @@ package proptest
 
 import (
 	"cmp"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -47,6 +45,18 @@ type Config struct {
 	// your own binary when the template uses kinds you registered
 	// ("go run ./cmd/example-lock").
 	Program string
+
+	// The exhaustive search (Exhaustive, and Find before it draws at random):
+	// every schedule of up to CheckFaults faults (0: 1), at Points (zero: event
+	// points), each of a size from Menu (nil: explore.DefaultMenu), in the
+	// order `locksim check` runs them, every run with Seed (0: 1).
+	CheckFaults int
+	Points      explore.Points
+	Menu        explore.Menu
+	Seed        uint64
+	// Runs is how many random schedules Find draws, from Seed on, once the
+	// exhaustive search has found nothing (0: 1000).
+	Runs int
 }
 
 // Failure is what a failing property found: the shrunk run, and the file that
@@ -58,10 +68,6 @@ type Failure struct {
 	Schedule fault.Schedule // the shrunk faults
 	Message  string         // the test's failure message: the file and the replay command
 }
-
-// findChecks is the least number of cases Find lets rapid try, -short or not
-// (simtest.Find's own least).
-const findChecks = 1000
 
 // DefaultDir is where failing scenarios go when neither Config.Dir nor
 // $LOCKSIM_FOUND_DIR says: under the test's package, next to rapid's own
@@ -76,7 +82,8 @@ const EnvDir = "LOCKSIM_FOUND_DIR"
 // schedule rapid draws (-rapid.checks of them, 100 by default, a fifth under
 // -short). On a failure rapid shrinks the schedule, the shrunk run is written
 // as a scenario file, and the test fails with a message that names the file
-// and the command that steps through it.
+// and the command that steps through it. For a guarantee that does not depend
+// on what rapid happens to draw, use Exhaustive.
 func Check(t *testing.T, c Config) {
 	t.Helper()
 	run := newRunner(t, c, t.Name())
@@ -89,34 +96,141 @@ func Check(t *testing.T, c Config) {
 	}
 }
 
-// Find requires that rapid finds a schedule that breaks the invariants, for a
-// design you know to be broken (a client without its validity timer), and
-// returns the shrunk failure, written as Check would write it. It fails the
-// test when nothing is found, and when the written file does not replay the
-// violation. Rapid writes no fail file for an expected failure, and looks at
-// up to 1,000 cases, under -short too (it stops at the first it finds).
+// Exhaustive requires that every fault schedule within the bound (up to
+// Config.CheckFaults faults at Config.Points, sizes from Config.Menu) keeps
+// the invariants, as `locksim check` proves it: the same schedules, in the
+// same order, every time. On a failure the shortest counterexample is written
+// as a scenario file, and the test fails with a message that names it.
+// It returns what was checked.
+func Exhaustive(t *testing.T, c Config) explore.Result {
+	t.Helper()
+	run := newRunner(t, c, t.Name())
+	res, found, err := run.exhaustive()
+	if err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	if found != nil {
+		t.Errorf("locksim: %s", found.Message)
+		if err := run.replays(); err != nil {
+			t.Errorf("locksim: %v", err)
+		}
+		return res
+	}
+	t.Logf("locksim: %d schedules of up to %d fault(s) at %s points, none broke %s", res.Schedules(), run.checkFaults(), run.points(), run.judged())
+	return res
+}
+
+// Find requires that a schedule breaks the invariants, for a design you know
+// to be broken (a client without its validity timer), and returns the
+// failure, written as Check would write it. It searches without chance: first
+// every schedule within the bound, shortest first (Exhaustive's search); only
+// if none breaks, Config.Runs random schedules drawn from Config.Seed on, the
+// first failure shrunk. The same test gives the same answer on every run. It
+// fails the test when nothing is found, and when the written file does not
+// replay the violation.
 func Find(t *testing.T, c Config) Failure {
 	t.Helper()
 	run := newRunner(t, c, t.Name())
-	// A search stops at its first finding, so a passing Find costs no more for
-	// being allowed many cases; -short must not make it miss (rapid runs a
-	// fifth of -rapid.checks under -short: ask for five times simtest.Find's
-	// least, so that -short still looks at that many).
-	if f := flag.Lookup("rapid.checks"); f != nil && testing.Short() {
-		old := f.Value.String()
-		if n, err := strconv.Atoi(old); err == nil && n < 5*findChecks {
-			flag.Set("rapid.checks", strconv.Itoa(5*findChecks))
-			defer flag.Set("rapid.checks", old)
+	res, found, err := run.exhaustive()
+	if err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	if found == nil {
+		if found, err = run.random(); err != nil {
+			t.Fatalf("locksim: %v", err)
 		}
 	}
-	simtest.Find(t, run.prop)
-	if run.last == nil {
-		t.Fatal("locksim: rapid reported a failure but no scenario was written")
+	if found == nil {
+		t.Fatalf("locksim: no schedule breaks %s: %d schedules of up to %d fault(s) at %s points, then %d drawn from seed %d (a design the literature calls broken must break)",
+			run.judged(), res.Schedules(), run.checkFaults(), run.points(), run.runs(), run.seed())
 	}
 	if err := run.replays(); err != nil {
 		t.Fatalf("locksim: %v", err)
 	}
-	return *run.last
+	t.Logf("locksim: found: %s", found.Message)
+	return *found
+}
+
+// exhaustive runs the bound's every schedule, and writes the shortest
+// counterexample, if any.
+func (r *runner) exhaustive() (explore.Result, *Failure, error) {
+	b := explore.Bound{MaxFaults: r.checkFaults(), Menu: r.c.Menu, Points: r.c.Points}
+	e, err := r.cfg.Exhaustive(r.seed(), b, 1, 1)
+	if err != nil {
+		return explore.Result{}, nil, err
+	}
+	st := e.Stepper(r.cfg)
+	for !st.Done() {
+		if err := st.Step(); err != nil {
+			return st.Result, nil, err
+		}
+	}
+	o, n := st.Result.Shortest()
+	if o == nil {
+		return st.Result, nil, nil
+	}
+	small, runs, err := r.cfg.ShrinkSizes(*o, 1000)
+	if err != nil {
+		return st.Result, nil, err
+	}
+	fewer := 0
+	for _, t := range st.Result.Levels[:len(o.Schedule)] {
+		fewer += t.Schedules
+	}
+	f, err := r.write(small, explore.Found{Command: r.command, Program: cmp.Or(r.c.Program, "locksim"), Checked: []string{
+		fmt.Sprintf("Found by `%s`, which searches every schedule of up to %d fault(s) (%s points, seed %d):", r.command, r.checkFaults(), r.points(), r.seed()),
+		fmt.Sprintf("the first of %d counterexample(s) with %d fault(s); none of the %d schedule(s) with fewer faults broke.", n, len(o.Schedule), fewer),
+		fmt.Sprintf("Its sizes were shrunk in %d more runs.", runs)}})
+	if err != nil {
+		return st.Result, nil, err
+	}
+	r.last = &f
+	return st.Result, &f, nil
+}
+
+// random draws Config.Runs schedules from Config.Seed on (explore's draws) and
+// shrinks the first that breaks.
+func (r *runner) random() (*Failure, error) {
+	for i := range r.runs() {
+		seed := r.seed() + uint64(i)
+		o, err := r.cfg.Explore(seed)
+		if err != nil {
+			return nil, err
+		}
+		if !o.Failed() {
+			continue
+		}
+		small, runs, err := r.cfg.Shrink(o, 1000)
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.write(small, explore.Found{Command: r.command, Runs: i + 1, Original: len(o.Schedule), ShrinkRuns: runs,
+			Program: cmp.Or(r.c.Program, "locksim")})
+		if err != nil {
+			return nil, err
+		}
+		r.last = &f
+		return &f, nil
+	}
+	return nil, nil
+}
+
+func (r *runner) checkFaults() int { return cmp.Or(r.c.CheckFaults, 1) }
+func (r *runner) seed() uint64     { return cmp.Or(r.c.Seed, 1) }
+func (r *runner) runs() int        { return cmp.Or(r.c.Runs, 1000) }
+
+func (r *runner) points() string {
+	if r.c.Points.Mode == "" {
+		return string(explore.PointsEvents)
+	}
+	return r.c.Points.String()
+}
+
+func (r *runner) judged() string {
+	if len(r.c.Invariants) > 0 {
+		return strings.Join(r.c.Invariants, ", ")
+	}
+	return "the invariants that decide the verdict"
 }
 
 // runner is one property test: the exploration config, and what was written.
@@ -126,7 +240,7 @@ type runner struct {
 	reg     *scenarios.Registry
 	file    string
 	command string
-	runs    int // property calls so far
+	calls   int // property calls so far
 	first   int // the call that first failed (0: none yet)
 	faults  int // the faults of the first failure, before shrinking
 	last    *Failure
@@ -183,7 +297,7 @@ func fileName(test string) string {
 // every case, again while shrinking, and last for the shrunk case: the file
 // left is the shrunk run's.
 func (r *runner) prop(t *rapid.T) {
-	r.runs++
+	r.calls++
 	seed := rapid.Uint64().Draw(t, "world_seed")
 	sched := r.cfg.DrawFrom(simtest.Rapid(t))
 	o, err := r.cfg.Try(seed, sched)
@@ -194,9 +308,10 @@ func (r *runner) prop(t *rapid.T) {
 		return
 	}
 	if r.first == 0 {
-		r.first, r.faults = r.runs, len(sched)
+		r.first, r.faults = r.calls, len(sched)
 	}
-	f, err := r.write(o)
+	f, err := r.write(o, explore.Found{Command: r.command, Runs: r.first, Original: r.faults,
+		ShrinkRuns: r.calls - r.first, Program: cmp.Or(r.c.Program, "locksim")})
 	if err != nil {
 		t.Fatalf("locksim: %v", err)
 	}
@@ -205,10 +320,9 @@ func (r *runner) prop(t *rapid.T) {
 }
 
 // write writes outcome o as a scenario file and says where.
-func (r *runner) write(o explore.Outcome) (Failure, error) {
-	prog := cmp.Or(r.c.Program, "locksim")
-	src := r.cfg.Scenario(o, explore.Found{Command: r.command, Runs: r.first, Original: r.faults,
-		ShrinkRuns: r.runs - r.first, Program: prog}, r.file)
+func (r *runner) write(o explore.Outcome, found explore.Found) (Failure, error) {
+	prog := found.Program
+	src := r.cfg.Scenario(o, found, r.file)
 	if err := os.MkdirAll(filepath.Dir(r.file), 0o755); err != nil {
 		return Failure{}, err
 	}

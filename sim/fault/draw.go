@@ -96,7 +96,7 @@ func (sp Space) Draw(src Source) Schedule {
 	var s Schedule
 	for range n {
 		f := sp.drawOne(src, menu)
-		if !slices.ContainsFunc(s, f.clashes) {
+		if !slices.ContainsFunc(s, f.Clashes) {
 			s = append(s, f)
 		}
 	}

@@ -159,11 +159,11 @@ func (f Fault) window() (time.Duration, time.Duration) {
 	return f.At, f.At + f.Dur
 }
 
-// clashes reports whether two faults would interfere in ways the narration
+// Clashes reports whether two faults would interfere in ways the narration
 // cannot tell: two down-times of one process (a second crash of a process that
 // is down does nothing, and the first restart ends the second early), two
 // partitions at once (a heal ends both), two faults on one link at once.
-func (f Fault) clashes(g Fault) bool {
+func (f Fault) Clashes(g Fault) bool {
 	a0, a1 := f.window()
 	b0, b1 := g.window()
 	if a1 < b0 || b1 < a0 {

@@ -15,6 +15,24 @@ import (
 // own budget (answering false once spent). An error from still stops the
 // shrinking with the smallest schedule found so far.
 func Shrink(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
+	best, err := removeFaults(s, still)
+	if err != nil {
+		return best, err
+	}
+	return shrinkFields(best, still, true)
+}
+
+// ShrinkMagnitudes is Shrink's second half alone: each fault's duration and
+// magnitude halved and rounded while the schedule still fails, its faults and
+// their times kept. An exhaustive check uses it: its first counterexample has
+// the fewest faults and the earliest times already, and only its magnitudes,
+// taken from a menu, can be smaller.
+func ShrinkMagnitudes(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
+	return shrinkFields(s, still, false)
+}
+
+// removeFaults is delta debugging over the list of faults.
+func removeFaults(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
 	best := s
 	for n := 2; len(best) >= 1; {
 		chunk := (len(best) + n - 1) / n
@@ -39,6 +57,13 @@ func Shrink(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
 		}
 		n = min(2*n, len(best))
 	}
+	return best, nil
+}
+
+// shrinkFields halves each fault's duration and magnitude, then rounds them
+// (and with times, each fault's time) to whole seconds, tenths or hundredths,
+// keeping every change that still fails.
+func shrinkFields(best Schedule, still func(Schedule) (bool, error), times bool) (Schedule, error) {
 	halve := []func(*Fault) bool{
 		func(f *Fault) bool {
 			d := f.Dur.Milliseconds() / 2
@@ -72,7 +97,6 @@ func Shrink(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
 		set func(*Fault, int64)
 	}
 	fields := []field{
-		{func(f *Fault) int64 { return f.At.Milliseconds() }, func(f *Fault, v int64) { f.At = time.Duration(v) * time.Millisecond }},
 		{func(f *Fault) int64 { return f.Dur.Milliseconds() }, func(f *Fault, v int64) { f.Dur = time.Duration(v) * time.Millisecond }},
 		{func(f *Fault) int64 {
 			if f.Kind == Delay || f.Kind == ClockJump {
@@ -80,6 +104,9 @@ func Shrink(s Schedule, still func(Schedule) (bool, error)) (Schedule, error) {
 			}
 			return 0
 		}, func(f *Fault, v int64) { f.Mag = v }},
+	}
+	if times {
+		fields = append([]field{{func(f *Fault) int64 { return f.At.Milliseconds() }, func(f *Fault, v int64) { f.At = time.Duration(v) * time.Millisecond }}}, fields...)
 	}
 	for i := range best {
 		for _, fd := range fields {

@@ -86,12 +86,23 @@ func (f Fault) lines(c Cast) []timedLine {
 	return append([]timedLine{{f.At, start}}, end...)
 }
 
-// When writes a duration of whole milliseconds as a person would: "500ms",
-// "1374ms", and from a second on, when it is a whole number of hundredths,
-// in seconds ("1.4s", "2s", "12.25s"), the way the catalogue writes its times.
+// When writes a duration as a person would: "500ms", "1374ms", and from a
+// second on, when it is a whole number of hundredths, in seconds ("1.4s",
+// "2s", "12.25s"), the way the catalogue writes its times. A duration that is
+// not a whole number of milliseconds (an exhaustive check's instant between two
+// steps a fraction of a millisecond apart) keeps its fraction, exactly:
+// "142.5ms", "0.001ms".
 func When(d time.Duration) string {
 	if d >= time.Second && d%(10*time.Millisecond) == 0 {
 		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", d.Seconds()), "0"), ".") + "s"
+	}
+	if d%time.Millisecond != 0 {
+		sign := ""
+		if d < 0 {
+			sign, d = "-", -d
+		}
+		frac := strings.TrimRight(fmt.Sprintf("%06d", int64(d%time.Millisecond)), "0")
+		return fmt.Sprintf("%s%d.%sms", sign, d.Milliseconds(), frac)
 	}
 	return fmt.Sprintf("%dms", d.Milliseconds())
 }

@@ -15,9 +15,11 @@
 //	locksim run ID|FILE        run one scenario: events, timeline, verdicts
 //	locksim verify [ID|FILE]   run scenarios and compare them with their expectations
 //	locksim explore TARGET     random fault schedules, shrunk to a replayable scenario
+//	locksim check TARGET       every fault schedule within a bound, the shortest counterexample first
 //
 // Exit codes: 0 every expectation held; 1 an expectation failed; 2 bad input or usage;
-// 3 the output could not be written, or locksim failed inside (a bug to report).
+// 3 the output could not be written, or locksim failed inside (a bug to report);
+// 4 (check) the budget ran out before the bound was exhausted.
 //
 // May import: everything in the module but another command; it is the edge
 // where files, the terminal and the wall clock are used.
@@ -61,6 +63,7 @@ func subcommands() []subcommand {
 		{"verify", "run scenarios (all of the catalogue by default) and check their expectations", cmdVerify},
 		{"tui", "open one scenario in the terminal UI (needs a terminal)", cmdTUI},
 		{"explore", "draw random fault schedules, shrink a failure to a scenario file", cmdExplore},
+		{"check", "run every fault schedule of up to K faults; the shortest counterexample first", cmdCheck},
 	}
 }
 
@@ -140,6 +143,9 @@ func report(err error, stderr io.Writer) int {
 	case outputError, internalError:
 		fmt.Fprintln(stderr, app.name+": "+e.Error())
 		return exitInternal
+	case unfinishedError:
+		fmt.Fprintln(stderr, app.name+": "+e.Error())
+		return exitUnfinished
 	default:
 		fmt.Fprintln(stderr, app.name+": "+e.Error())
 		return exitUsage
@@ -223,7 +229,7 @@ func argsHint(name string) string {
 		return " [ID|FILE...]"
 	case "tui":
 		return " ID|FILE"
-	case "explore":
+	case "explore", "check":
 		return " PRESET|FILE"
 	}
 	return ""
