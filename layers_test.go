@@ -49,7 +49,8 @@ var allowed = map[string][]string{
 	"scenarios/explore": {"sim", "sim/check", "sim/fault", "scenarios"},
 	// proptest is test support for users' property tests over a template.
 	"scenarios/proptest": {"sim", "sim/check", "sim/fault", "sim/simtest", "scenarios", "scenarios/explore"},
-	"tui":                {"sim", "sim/check", "tui/layout", "scenarios"},
+	// tui starts a check from the catalogue (scenarios/explore's Stepper).
+	"tui": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore"},
 	// export draws a finished run from the layout's rows, as the TUI does.
 	"tui/export": {"sim", "sim/check", "tui/layout", "scenarios"},
 	// cli is the command line, importable: cmd/locksim's main is cli.Main(),

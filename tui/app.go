@@ -37,6 +37,7 @@ type App struct {
 	cat  *Catalogue
 	run  *Scenario
 	cmp  *Compare
+	chk  *CheckView // a check started from the catalogue, while it runs or shows its result
 	w, h int
 }
 
@@ -78,6 +79,9 @@ func (a *App) resize() {
 	if a.cmp != nil {
 		a.cmp.SetSize(a.w, a.h)
 	}
+	if a.chk != nil {
+		a.chk.SetSize(a.w, a.h)
+	}
 }
 
 // Init starts nothing but the background query: the runs are already finished.
@@ -104,8 +108,28 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, tea.Quit
 		}
 	case backMsg:
-		a.run, a.cmp = nil, nil
+		a.run, a.cmp, a.chk = nil, nil, nil
 		return a, nil
+	case checkMsg:
+		v, step, err := startCheck(a.com, msg.s)
+		if err != nil {
+			a.cat.SetStatus("check " + msg.s.ID + ": " + err.Error())
+			return a, nil
+		}
+		a.chk = v
+		a.resize()
+		return a, step
+	case checkStepMsg:
+		if a.chk == nil {
+			return a, nil // a step of a check the user left
+		}
+		cmd = a.chk.Update(msg)
+		if msg.found != nil && !a.chk.stop {
+			a.chk = nil
+			a.open(msg.found, nil, ScenarioOptions{})
+			return a, nil
+		}
+		return a, cmd
 	case openMsg:
 		run := func(s *scenarios.Scenario) *scenarios.Result {
 			return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
@@ -123,6 +147,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	}
 	switch {
+	case a.chk != nil:
+		cmd = a.chk.Update(msg)
 	case a.cmp != nil:
 		*a.cmp, cmd = a.cmp.Update(msg)
 	case a.run != nil:
@@ -137,6 +163,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *App) View() tea.View {
 	var content string
 	switch {
+	case a.chk != nil:
+		content = a.chk.View()
 	case a.cmp != nil:
 		content = a.cmp.View()
 	case a.run != nil:

@@ -153,6 +153,10 @@ func (c Catalogue) Update(msg tea.Msg) (Catalogue, tea.Cmd) {
 			return c, open(true, false)
 		case key.Matches(msg, k.OpenCompare):
 			return c, open(false, true)
+		case key.Matches(msg, k.Check):
+			if s := c.Selected(); s != nil {
+				return c, func() tea.Msg { return checkMsg{s} }
+			}
 		}
 	}
 	return c, nil

@@ -25,7 +25,7 @@ type KeyMap struct {
 	Help, Back, Quit                    key.Binding
 
 	// The catalogue's.
-	Open, OpenWalk, OpenCompare, Filter key.Binding
+	Open, OpenWalk, OpenCompare, Filter, Check key.Binding
 }
 
 // DefaultKeyMap is the keys docs/tui.md lists.
@@ -68,6 +68,7 @@ func DefaultKeyMap() KeyMap {
 		OpenWalk:       b([]string{"w"}, "w", "walk"),
 		OpenCompare:    b([]string{"v"}, "v", "compare with its pair"),
 		Filter:         b([]string{"/"}, "/", "filter"),
+		Check:          b([]string{"C"}, "C", "check every one-fault schedule"),
 	}
 }
 
@@ -85,8 +86,8 @@ var _ help.KeyMap = helpKeys{}
 // CatalogueHelp is the catalogue's help.
 func (k KeyMap) CatalogueHelp() help.KeyMap {
 	return helpKeys{
-		short: []key.Binding{k.Down, k.Open, k.OpenWalk, k.OpenCompare, k.Filter, k.Quit},
-		full:  [][]key.Binding{{k.Down, k.Up, k.Start, k.End}, {k.Open, k.OpenWalk, k.OpenCompare, k.Filter, k.Quit}},
+		short: []key.Binding{k.Down, k.Open, k.OpenWalk, k.OpenCompare, k.Check, k.Filter, k.Quit},
+		full:  [][]key.Binding{{k.Down, k.Up, k.Start, k.End}, {k.Open, k.OpenWalk, k.OpenCompare, k.Check, k.Filter, k.Quit}},
 	}
 }
 

@@ -9,9 +9,9 @@ import (
 	"github.com/locksim/locksim/sim/fault"
 )
 
-// Property tests over the example's templates, with scenarios/proptest: rapid
-// draws the faults (the explorer's fault space, through simtest.Rapid), the
-// checker judges each run, rapid shrinks a failure, and the failure is written
+// Property tests over the example's templates, with scenarios/proptest: every
+// fault schedule within a bound, in the order `example-lock check` runs them
+// (no chance involved), each run judged by the checker; a failure is written
 // as a scenario file that `example-lock tui FILE` steps through.
 
 // tutorial:begin property
@@ -24,20 +24,23 @@ func config(template string) proptest.Config {
 		Invariants: []string{"resource-safe"}, Program: "go run ./cmd/example-lock"}
 }
 
+// Every schedule of one fault (1,187 of them: each kind, on each process, in
+// each gap between its steps, of each size) keeps the resource safe.
 func TestPropertyValidityTimerKeepsTheResourceSafe(t *testing.T) {
-	proptest.Check(t, config("scenarios/validity.scn"))
+	proptest.Exhaustive(t, config("scenarios/validity.scn"))
 }
 
-// The broken client (no validity timer) is found, and the failure names a
-// scenario file that replays it. Set LOCKSIM_SHOW_FAILURE=1 to see the test
-// fail as your CI would show it:
+// The broken client (no validity timer) is found: the search tries every
+// one-fault schedule, shortest and earliest first, so it finds the same
+// counterexample on every run. The failure names a scenario file that replays
+// it. Set LOCKSIM_SHOW_FAILURE=1 to see the test fail as your CI would show it:
 //
 //	LOCKSIM_SHOW_FAILURE=1 go test ./cmd/example-lock -run TestPropertyBrokenClient
 func TestPropertyBrokenClientIsFound(t *testing.T) {
 	c := config("scenarios/broken.scn")
 	c.Faults = []fault.Kind{fault.Pause} // the fault the broken client mishandles
 	if os.Getenv("LOCKSIM_SHOW_FAILURE") != "" {
-		proptest.Check(t, c)
+		proptest.Exhaustive(t, c)
 		return
 	}
 	c.Dir = t.TempDir()

@@ -18,32 +18,50 @@ const CertificateVersion = 1
 
 // Certificate is what a check proved, or found.
 type Certificate struct {
-	SchemaVersion  int        `json:"schema_version"`
-	Tool           string     `json:"tool"`    // the program that checked ("locksim")
-	Version        string     `json:"version"` // its version, as the Go build records it
-	Target         string     `json:"target"`  // the preset or file checked
-	TemplateSHA256 string     `json:"template_sha256"`
-	Seed           uint64     `json:"seed"`
-	Shard          string     `json:"shard"` // "1/1": every job
-	Bound          CertBound  `json:"bound"`
-	Invariants     []string   `json:"invariants"` // what is judged; empty: what decides the verdict
-	Liveness       bool       `json:"liveness"`
-	Schedules      int        `json:"schedules"`
-	Levels         []CertTier `json:"levels"`
+	// SchemaVersion is CertificateVersion.
+	SchemaVersion int `json:"schema_version"`
+	// Tool is the program that checked ("locksim").
+	Tool string `json:"tool"`
+	// Version is its version, as the Go build records it.
+	Version string `json:"version"`
+	// Target is the preset or file checked.
+	Target string `json:"target"`
+	// TemplateSHA256 identifies the template (Template.TemplateHash).
+	TemplateSHA256 string `json:"template_sha256"`
+	// Seed is every run's seed.
+	Seed uint64 `json:"seed"`
+	// Shard is the part of every level checked ("1/1": all of it).
+	Shard string `json:"shard"`
+	// Bound is what was covered.
+	Bound CertBound `json:"bound"`
+	// Invariants are what was judged; empty: what decides the verdict.
+	Invariants []string `json:"invariants"`
+	// Liveness: a heal phase followed the faults, and progress was judged.
+	Liveness bool `json:"liveness"`
+	// Schedules is how many schedules ran, at every level.
+	Schedules int `json:"schedules"`
+	// Levels is each level's count.
+	Levels []CertTier `json:"levels"`
 	// Result is "no-counterexample" (every schedule within the bound kept the
 	// invariants) or "counterexample" (the shortest is Counterexample). A check
 	// that did not finish writes no certificate.
-	Result         string    `json:"result"`
+	Result string `json:"result"`
+	// Counterexample is the shortest counterexample, or nil.
 	Counterexample *CertCase `json:"counterexample"`
 }
 
 // CertBound is a check's bound in words.
 type CertBound struct {
-	MaxFaults int                 `json:"max_faults"`
-	Faults    []string            `json:"faults"`         // the kinds placed, by name
-	Menu      map[string][]string `json:"menu"`           // each kind's sizes
-	Deadlines bool                `json:"deadline_jumps"` // clock jumps just past pending wall deadlines too
-	Points    string              `json:"points"`         // events, observations, at=...
+	// MaxFaults: every schedule of up to this many faults.
+	MaxFaults int `json:"max_faults"`
+	// Faults are the kinds placed, by name.
+	Faults []string `json:"faults"`
+	// Menu is each kind's sizes, as --menu writes them.
+	Menu map[string][]string `json:"menu"`
+	// Deadlines: clock jumps were also tried just past pending wall deadlines.
+	Deadlines bool `json:"deadline_jumps"`
+	// Points is where faults fell: events, observations, at=...
+	Points string `json:"points"`
 	// Ends says where a fault that lasts ends: "menu", a size from the menu
 	// after its start (its end is not placed between steps of its own).
 	Ends string `json:"ends"`
@@ -51,19 +69,28 @@ type CertBound struct {
 
 // CertTier is one level of a check: its schedules of exactly Faults faults.
 type CertTier struct {
-	Faults          int  `json:"faults"`
-	Schedules       int  `json:"schedules"`
-	Counterexamples int  `json:"counterexamples"`
-	Finished        bool `json:"finished"`
+	// Faults is the level: how many faults each of its schedules has.
+	Faults int `json:"faults"`
+	// Schedules is how many ran.
+	Schedules int `json:"schedules"`
+	// Counterexamples is how many of them broke what was judged.
+	Counterexamples int `json:"counterexamples"`
+	// Finished: every schedule of the level ran.
+	Finished bool `json:"finished"`
 }
 
 // CertCase is a counterexample: its faults, and what they broke.
 type CertCase struct {
-	Faults   []string `json:"faults"` // each fault in words, in time order
-	Broken   []string `json:"broken"`
-	Detail   string   `json:"detail"`
-	AtMs     float64  `json:"at_ms"`
-	Scenario string   `json:"scenario"` // the scenario file written for it
+	// Faults is each fault in words, in time order.
+	Faults []string `json:"faults"`
+	// Broken is what it broke.
+	Broken []string `json:"broken"`
+	// Detail is the first violation, in words.
+	Detail string `json:"detail"`
+	// AtMs is when, in true-time milliseconds.
+	AtMs float64 `json:"at_ms"`
+	// Scenario is the scenario file written for it.
+	Scenario string `json:"scenario"`
 }
 
 // Result words.

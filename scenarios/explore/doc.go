@@ -1,6 +1,12 @@
 // Package explore draws random fault schedules over a scenario template, runs
 // them, and shrinks a schedule that breaks an invariant to the few faults that
-// matter, written back out as a scenario a person can read and replay.
+// matter, written back out as a scenario a person can read and replay. Beside
+// the random search it holds the exhaustive one, `locksim check`
+// (Exhaustive): every schedule of up to K faults, each fault at one point in
+// every gap between the steps of the process it hits and of a size from a
+// menu, in an order that makes the first counterexample the shortest; with
+// certificates of what a check proved, and envelopes (the largest safe size of
+// one fault). docs/check.md.
 //
 // The schedule is data: a fault.Schedule (which fault, when, on which process,
 // how long, how far), drawn from the run's seed alone (fault.Seeded) over the

@@ -27,17 +27,23 @@ func EnvelopeKinds() []fault.Kind { return slices.Clone(envelopeKinds) }
 
 // Envelope is what an envelope search found.
 type Envelope struct {
-	Kind       fault.Kind
-	Proc       string
+	// Kind is the kind of fault sized.
+	Kind fault.Kind
+	// Proc is the process it hits.
+	Proc string
+	// Resolution is how fine the sizes were found.
 	Resolution time.Duration
 	// Breaks is the smallest size found to break the invariants (at Breaking's
 	// point); zero when no size up to the longest that fits breaks at any point.
 	Breaks time.Duration
 	// Breaking is the run of that size at that point.
 	Breaking *Outcome
-	Points   int // the points tried
-	Runs     int // the runs it took
-	Longest  time.Duration
+	// Points is how many points were tried.
+	Points int
+	// Runs is how many runs the search took.
+	Runs int
+	// Longest is the largest size tried.
+	Longest time.Duration
 }
 
 // Sentence says the envelope as a person reads it.

@@ -123,12 +123,14 @@ type Tally struct {
 	Schedules       int      // schedules run
 	Counterexamples int      // of them, those that broke what the check judges
 	First           *Outcome // the first counterexample, in the check's order
+	Events          int      // the trace events of every schedule run (for the benchmarks)
 }
 
 // Add adds u, the tally of what comes after t in the check's order.
 func (t *Tally) Add(u Tally) {
 	t.Schedules += u.Schedules
 	t.Counterexamples += u.Counterexamples
+	t.Events += u.Events
 	if t.First == nil {
 		t.First = u.First
 	}
@@ -136,6 +138,7 @@ func (t *Tally) Add(u Tally) {
 
 func (t *Tally) count(o Outcome) {
 	t.Schedules++
+	t.Events += o.Events
 	if o.Failed() {
 		t.Counterexamples++
 		if t.First == nil {
@@ -278,8 +281,8 @@ func CompareFaults(a, b fault.Fault) int {
 // Estimate is how many schedules of exactly k faults this shard's level k
 // holds, and whether that is exact. Level 0 and level 1 are exact; from level
 // 2 on, the faults that may follow one depend on the run it leaves, so the
-// count is estimated from the run with no fault: every later one-fault
-// schedule that does not clash with it.
+// count is estimated from the run with no fault: for each first fault, every
+// choice of k-1 of the one-fault schedules after it.
 func (e *Exhaustive) Estimate(k int) (n int, exact bool) {
 	switch k {
 	case 0:
@@ -287,24 +290,11 @@ func (e *Exhaustive) Estimate(k int) (n int, exact bool) {
 	case 1:
 		return e.Jobs(1), true
 	}
-	// ways[i][m]: ways to pick m more faults after root i (at m = 1, the
-	// roots after i that do not clash with it); from m = 2 on, the count
-	// without clashes, C(later, m), a rough estimate.
 	total := 0.0
 	for j := range e.Jobs(1) {
-		i := e.root(j)
-		later := 0
-		for _, g := range e.roots[i+1:] {
-			if !e.roots[i].Clashes(g) {
-				later++
-			}
-		}
-		total += binomial(later, k-1)
+		total += binomial(len(e.roots)-1-e.root(j), k-1)
 	}
-	if total > 1e15 {
-		total = 1e15
-	}
-	return int(total), false
+	return int(min(total, 1e15)), false
 }
 
 func binomial(n, k int) float64 {
@@ -350,8 +340,9 @@ func (r *Result) Shortest() (*Outcome, int) {
 // that a caller can show progress and stop between jobs (the TUI, a budget).
 // The command line runs the same jobs on many workers (Exhaustive.Job).
 type Stepper struct {
-	e      *Exhaustive
-	w      *Config
+	e *Exhaustive
+	w *Config
+	// Result is what the check has found so far.
 	Result Result
 	job    int // the next job of the level under way
 }

@@ -51,13 +51,15 @@ func DefaultMenu(maxDriftPPM int64) Menu {
 	}
 }
 
-// Sizes is kind k's sizes in the menu, in order (smallest first).
+// Sizes is kind k's sizes in the menu, in order (smallest first). A kind
+// with no size (failover) has one, the zero Size; clock jumps may have none
+// in the menu, and then are tried only just past pending deadlines.
 func (m Menu) Sizes(k fault.Kind) []Size {
 	s, ok := m[k]
 	if !ok {
 		s = DefaultMenu(0)[k]
 	}
-	if len(s) == 0 {
+	if len(s) == 0 && k != fault.ClockJump {
 		return []Size{{}}
 	}
 	return s

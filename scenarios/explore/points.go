@@ -14,8 +14,10 @@ import (
 // fall decides what a check proves: a point stands for every instant it
 // covers, and an instant no point covers is never tried.
 type Points struct {
+	// Mode is how points are placed.
 	Mode PointsMode
-	At   []time.Duration // with PointsAt: the instants, ascending
+	// At is, with PointsAt, the instants, ascending.
+	At []time.Duration
 }
 
 // PointsMode is one of the ways to place faults.

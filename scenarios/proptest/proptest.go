@@ -46,14 +46,16 @@ type Config struct {
 	// ("go run ./cmd/example-lock").
 	Program string
 
-	// The exhaustive search (Exhaustive, and Find before it draws at random):
-	// every schedule of up to CheckFaults faults (0: 1), at Points (zero: event
-	// points), each of a size from Menu (nil: explore.DefaultMenu), in the
-	// order `locksim check` runs them, every run with Seed (0: 1).
+	// CheckFaults bounds the exhaustive search (Exhaustive, and Find before it
+	// draws at random): every schedule of up to this many faults (0: 1), in the
+	// order `locksim check` runs them.
 	CheckFaults int
-	Points      explore.Points
-	Menu        explore.Menu
-	Seed        uint64
+	// Points is where the exhaustive search places faults (zero: event points).
+	Points explore.Points
+	// Menu is the sizes the exhaustive search tries (nil: explore.DefaultMenu).
+	Menu explore.Menu
+	// Seed is every exhaustive run's seed, and the first random one's (0: 1).
+	Seed uint64
 	// Runs is how many random schedules Find draws, from Seed on, once the
 	// exhaustive search has found nothing (0: 1000).
 	Runs int

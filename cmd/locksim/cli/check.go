@@ -56,6 +56,7 @@ type checkSummary struct {
 	Result          string                 `json:"result"`
 	Counterexamples int                    `json:"counterexamples"`
 	Shortest        *checkCounterexample   `json:"shortest"`
+	Coverage        checkCoverage          `json:"coverage"`
 	Certificate     string                 `json:"certificate,omitempty"`
 	Compared        *certificateComparison `json:"compared,omitempty"`
 	ElapsedMs       int64                  `json:"elapsed_ms"`
@@ -76,6 +77,15 @@ type checkCounterexample struct {
 	TUI        string   `json:"tui"`          // the command that steps through it
 	LevelDone  bool     `json:"level_done"`   // every schedule of its level ran
 	FewerTried int      `json:"fewer_faults"` // schedules with fewer faults, none broken
+}
+
+// checkCoverage compares the check's points with event points: how many
+// one-fault schedules each gives, so that a coarser check says how much less
+// it proves.
+type checkCoverage struct {
+	Points   string `json:"points"`
+	OneFault int    `json:"one_fault_schedules"`
+	AtEvents int    `json:"at_event_points"`
 }
 
 type certificateComparison struct {
@@ -277,6 +287,14 @@ func runCheck(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, targe
 		sum.Levels = append(sum.Levels, explore.CertTier{Faults: k, Schedules: t.Schedules, Counterexamples: t.Counterexamples,
 			Finished: k < len(res.Levels)-1 || res.Exhausted})
 	}
+	sum.Coverage = checkCoverage{Points: e.Bound().Points.String(), OneFault: len(e.Roots()), AtEvents: len(e.Roots())}
+	if e.Bound().Points.Mode != explore.PointsEvents {
+		b := e.Bound()
+		b.Points = explore.Points{Mode: explore.PointsEvents}
+		if fine, err := cfg.Exhaustive(o.seed, b, 1, 1); err == nil {
+			sum.Coverage.AtEvents = len(fine.Roots())
+		}
+	}
 	shortest, count := res.Shortest()
 	sum.Counterexamples = count
 	switch {
@@ -351,8 +369,10 @@ func roundDur(d time.Duration) string {
 		return "under a second"
 	case d < time.Minute:
 		return d.Round(time.Second).String()
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	case d < 48*time.Hour:
-		return d.Round(time.Minute).String()
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
 	return fmt.Sprintf("%.0f days", d.Hours()/24)
 }
@@ -551,6 +571,10 @@ func writeCheckSummary(w io.Writer, s *checkSummary, format string) error {
 		}
 		fmt.Fprintf(w, "bound: up to %d fault(s) at %s points, sizes %s%s; a fault that lasts ends a menu size after it starts; seed %d, shard %s\n",
 			s.Bound.MaxFaults, s.Bound.Points, strings.Join(menu, " "), deadlines, s.Seed, s.Shard)
+		if c := s.Coverage; c.Points != string(explore.PointsEvents) {
+			fmt.Fprintf(w, "points %s: %d one-fault schedule(s), where event points give %d: this check proves less than one at event points\n  (it never places a fault %s)\n",
+				c.Points, c.OneFault, c.AtEvents, coarserWords(c.Points))
+		}
 		switch s.Result {
 		case explore.ResultNone:
 			fmt.Fprintf(w, "no counterexample within this bound\n")
@@ -586,4 +610,12 @@ func writeCheckSummary(w io.Writer, s *checkSummary, format string) error {
 		}
 	}
 	return nil
+}
+
+// coarserWords says what a coarser check leaves out.
+func coarserWords(points string) string {
+	if points == string(explore.PointsObservations) {
+		return "after a step that reports no observation: a forwarded message, a retry, a ping"
+	}
+	return "between the instants named, only at them"
 }

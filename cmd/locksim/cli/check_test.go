@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The acceptance points of issue 27 (locksim check), checked as a user meets
+// them. Sources: Skeen (1981) and Bernstein et al. (1987) for 3PC and 2PC.
+
+// checkRun runs `locksim check ARGS --format json` and returns its JSON, with
+// the two timing fields taken out (the rest is the same on every run).
+func checkRun(t *testing.T, wantCode int, args ...string) (map[string]any, string) {
+	t.Helper()
+	code, out, errs := locksim(t, append([]string{"check", "--format", "json"}, args...)...)
+	if code != wantCode {
+		t.Fatalf("check %v: exit %d, want %d: %s\n%s", args, code, wantCode, errs, out)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	validate(t, "check-summary.schema.json", out)
+	if _, ok := m["elapsed_ms"]; !ok {
+		t.Error("no elapsed_ms")
+	}
+	delete(m, "elapsed_ms")
+	delete(m, "schedules_per_s")
+	return m, errs
+}
+
+// validate checks a document against one of docs/' schemas.
+func validate(t *testing.T, schemaFile, doc string) {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	for _, file := range []string{"check-summary.schema.json", "check-certificate.schema.json"} {
+		f, err := os.Open(filepath.Join("..", "..", "..", "docs", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if err := c.AddResource("https://github.com/locksim/locksim/docs/"+file, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sch, err := c.Compile("https://github.com/locksim/locksim/docs/" + schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("not as %s says: %v\n%s", schemaFile, err, doc)
+	}
+}
+
+// `locksim check 3pc --max-faults 1` finds the one-fault counterexample; the
+// file it writes replays UNSAFE with commit-agreement violated.
+func TestCheckFindsThe3PCCounterexampleAndItReplays(t *testing.T) {
+	dir := t.TempDir()
+	m, _ := checkRun(t, exitFail, "3pc", "--max-faults", "1", "--out", dir)
+	sh := m["shortest"].(map[string]any)
+	if m["result"] != "counterexample" || len(sh["faults"].([]any)) != 1 || sh["replays"] != true {
+		t.Fatalf("summary %v", m)
+	}
+	file := sh["file"].(string)
+	code, out, _ := locksim(t, "run", file)
+	if code != exitOK || !strings.Contains(out, "commit-agreement   violated") || !strings.Contains(out, "Verdict: UNSAFE") {
+		t.Fatalf("locksim run %s: exit %d\n%s", file, code, out)
+	}
+	// At observation points the summary says how much less it proves.
+	code, txt, _ := locksim(t, "check", "3pc", "--max-faults", "1", "--points", "observations", "--out", dir)
+	if code != exitFail || !strings.Contains(txt, "this check proves less than one at event points") {
+		t.Errorf("--points observations: exit %d\n%s", code, txt)
+	}
+}
+
+// The same check gives the same summary (but its timing), the same
+// certificate and the same file, run again and on one or two workers.
+func TestCheckIsTheSameAgainAndOnAnyNumberOfWorkers(t *testing.T) {
+	dir := t.TempDir()
+	var sums []string
+	var certs, files [][]byte
+	for i, workers := range []string{"1", "2", "2"} {
+		cert := filepath.Join(dir, "cert"+workers+string(rune('a'+i))+".json")
+		m, _ := checkRun(t, exitFail, "3pc", "--max-faults", "2", "--faults", "crash,partition", "--workers", workers,
+			"--out", dir, "--certificate", cert)
+		delete(m, "certificate") // its name differs, on purpose
+		b, _ := json.Marshal(m)
+		sums = append(sums, string(b))
+		c, err := os.ReadFile(cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, "check-certificate.schema.json", string(c))
+		certs = append(certs, c)
+		f, err := os.ReadFile(m["shortest"].(map[string]any)["file"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for i := 1; i < len(sums); i++ {
+		if sums[i] != sums[0] {
+			t.Errorf("run %d's summary differs:\n%s\n%s", i, sums[0], sums[i])
+		}
+		if !bytes.Equal(certs[i], certs[0]) || !bytes.Equal(files[i], files[0]) {
+			t.Errorf("run %d's certificate or file differs", i)
+		}
+	}
+}
+
+// A safe configuration: no counterexample, a certificate; comparing with it
+// passes, and fails against one with a larger bound.
+func TestCheckCertificatesAreComparedByWhatTheyProve(t *testing.T) {
+	dir := t.TempDir()
+	small, large := filepath.Join(dir, "small.json"), filepath.Join(dir, "large.json")
+	m, _ := checkRun(t, exitOK, "2pc", "--max-faults", "1", "--invariants", "commit-agreement", "--certificate", small)
+	if m["result"] != "no-counterexample" || m["exhausted"] != true {
+		t.Fatalf("summary %v", m)
+	}
+	checkRun(t, exitOK, "2pc", "--max-faults", "2", "--invariants", "commit-agreement", "--certificate", large)
+	if m, _ := checkRun(t, exitOK, "2pc", "--max-faults", "1", "--invariants", "commit-agreement", "--compare-certificate", small); m["compared"].(map[string]any)["proves_at_least_as_much"] != true {
+		t.Errorf("the same check does not prove as much as its own certificate: %v", m["compared"])
+	}
+	m, errs := checkRun(t, exitFail, "2pc", "--max-faults", "1", "--invariants", "commit-agreement", "--compare-certificate", large)
+	why := m["compared"].(map[string]any)["why"].([]any)
+	if len(why) == 0 || !strings.Contains(why[0].(string), "fewer faults") || !strings.Contains(errs, "proves less") {
+		t.Errorf("a smaller bound compared with a larger one: %v\n%s", why, errs)
+	}
+}
+
+// A budget too short to finish: exit 4, and the words "not exhausted".
+func TestCheckStoppedByItsBudgetSaysNotExhausted(t *testing.T) {
+	code, out, errs := locksim(t, "check", "redlock", "--max-faults", "2", "--faults", "crash", "--budget", "1ms", "--out", t.TempDir())
+	if code != exitUnfinished || !strings.Contains(out, "NOT EXHAUSTED") || !strings.Contains(errs, "not exhausted") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// --count-only prints each level's count, exact or marked as an estimate,
+// and runs no level.
+func TestCheckCountOnlyCountsEachLevel(t *testing.T) {
+	for _, target := range []string{"redlock", "zookeeper"} {
+		code, out, errs := locksim(t, "check", target, "--count-only")
+		if code != exitOK || !strings.Contains(out, "level 1:") || !strings.Contains(out, "level 2:") || !strings.Contains(out, "(estimate)") {
+			t.Errorf("%s --count-only: exit %d\n%s%s", target, code, out, errs)
+		}
+	}
+}
+
+// Bad input exits 2 with what was expected.
+func TestCheckRefusesBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"check"},
+		{"check", "3pc", "--points", "gaps"},
+		{"check", "3pc", "--menu", "pause=soon"},
+		{"check", "3pc", "--envelope", "pause"},
+		{"check", "3pc", "--envelope", "drift:p1"},
+		{"check", "3pc", "--max-faults", "-1"},
+		{"check", "3pc", "--compare-certificate", "/nonexistent.json"},
+	} {
+		if code, _, errs := locksim(t, args...); code != exitUsage || errs == "" {
+			t.Errorf("%v: exit %d, want 2 with a message: %q", args, code, errs)
+		}
+	}
+}
