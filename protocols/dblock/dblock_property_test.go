@@ -2,6 +2,7 @@ package dblock_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/locksim/locksim/protocols/dblock"
 	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/resource"
+	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
@@ -21,8 +23,11 @@ import (
 // is held by one transaction until it ends) and "Transaction Isolation" (an
 // UPDATE's WHERE is re-evaluated against the latest committed row);
 // lostinsoba, "Distributed locks: SQL" (lease rows, optimistic locking);
-// ShedLock's README (usingDbTime). Each test runs 10 rounds of rapid checks
-// (1,000 schedules by default, a fifth under -short; more with -rapid.checks=N).
+// ShedLock's README (usingDbTime). Each random test runs 10 rounds of rapid
+// checks (1,000 schedules by default, a fifth under -short; more with
+// -rapid.checks=N). A mistake that a fault brings out (a paused FOR UPDATE
+// holder, leases on skewed client clocks) is found without chance, by every
+// schedule of one fault over a template in testdata/properties.
 
 const server sim.ProcID = 0
 
@@ -102,19 +107,14 @@ func TestPropertyForUpdateBeliefsNeverOverlapWithoutPauses(t *testing.T) {
 }
 
 // A paused holder is found out: the database rolls its transaction back, gives
-// the row to the next client, and the holder wakes believing.
+// the row to the next client, and the holder wakes believing. Every pause over
+// the template, in a fixed order, finds it.
 func TestPropertyForUpdatePausesBreakBeliefs(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		s := simtest.DrawPause(t) // c1 holds, stops longer than the connection timeout; c2 waits
-		w, clients := newWorld(s.Seed, 0, make([]sim.Clock, s.Clients), func(int) dblock.ClientConfig {
-			return dblock.ClientConfig{Server: server, Mode: dblock.ModeForUpdate}
-		})
-		s.Apply(w, clients, nil)
-		rep, desc := check.Check(w.Run(), check.Options{}), s.String()
-		if v := violations(rep, "mutex-belief"); len(v) > 0 {
-			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, desc)
-		}
-	})
+	f := proptest.Find(t, proptest.Config{Template: "testdata/properties/for-update-pause.scn",
+		Faults: []fault.Kind{fault.Pause}, Invariants: []string{"mutex-belief"}, CheckFaults: 1, Dir: t.TempDir()})
+	if len(f.Schedule) != 1 || f.Schedule[0].Proc != "c1" {
+		t.Errorf("found with %v, want the holder c1 paused", f.Schedule)
+	}
 }
 
 // casRun has n clients add one to row L, each k times at random moments, and
@@ -167,9 +167,9 @@ func TestPropertyBlindUpdatesLoseUpdates(t *testing.T) {
 }
 
 // leaseRun runs lease-row clients whose wall clocks are off by up to an hour
-// either way, with "now" from the database or from each client.
+// either way, with "now" from the database.
 // noValidity: the clients set no timer for their leases (validity-timer=off).
-func leaseRun(t *rapid.T, clientClock, noValidity bool) (check.Report, string) {
+func leaseRun(t *rapid.T, noValidity bool) (check.Report, string) {
 	s := simtest.Draw(t, []string{"sql"}, simtest.Menu{}) // clock skew is the fault here
 	ttl := time.Duration(rapid.IntRange(1, 5).Draw(t, "ttl_s")) * time.Second
 	clocks := make([]sim.Clock, s.Clients)
@@ -178,7 +178,7 @@ func leaseRun(t *rapid.T, clientClock, noValidity bool) (check.Report, string) {
 	}
 	rt := retry(t)
 	w, clients := newWorld(s.Seed, 0, clocks, func(int) dblock.ClientConfig {
-		return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: ttl, ClientClock: clientClock, NoValidity: noValidity, Retry: rt}
+		return dblock.ClientConfig{Server: server, Mode: dblock.ModeLease, TTL: ttl, NoValidity: noValidity, Retry: rt}
 	})
 	s.Apply(w, clients, nil)
 	var offs []time.Duration
@@ -195,7 +195,7 @@ func leaseRun(t *rapid.T, clientClock, noValidity bool) (check.Report, string) {
 // timer stops at its lease's end (db-lease-stops-at-lease-end).
 func TestPropertyLeaseOnDatabaseTimeNeverOverlaps(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
-		rep, desc := leaseRun(t, false, false)
+		rep, desc := leaseRun(t, false)
 		for _, inv := range []string{"grant-exclusive", "mutex-belief"} {
 			if v := violations(rep, inv); len(v) > 0 {
 				t.Fatalf("%s violated at %s: %s\n%s", inv, v[0].At, v[0].Detail, desc)
@@ -204,15 +204,15 @@ func TestPropertyLeaseOnDatabaseTimeNeverOverlaps(t *testing.T) {
 	})
 }
 
-// With "now" from the clients, random skew finds two overlapping leases
-// (db-lease-client-clock).
+// With "now" from the clients, skew finds two overlapping leases
+// (db-lease-client-clock): every clock jump over the template, in a fixed
+// order, finds one.
 func TestPropertyLeaseOnClientTimeOverlapsUnderSkew(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		rep, desc := leaseRun(t, true, false)
-		if v := violations(rep, "grant-exclusive"); len(v) > 0 {
-			t.Fatalf("grant-exclusive violated at %s: %s\n%s", v[0].At, v[0].Detail, desc)
-		}
-	})
+	f := proptest.Find(t, proptest.Config{Template: "testdata/properties/lease-client-clock.scn",
+		Faults: []fault.Kind{fault.ClockJump}, Invariants: []string{"grant-exclusive"}, CheckFaults: 1, Dir: t.TempDir()})
+	if !strings.Contains(f.Detail, "expired by c2's clock") {
+		t.Errorf("grant-exclusive broken by %q, want a lease c2's clock read as expired", f.Detail)
+	}
 }
 
 // A client that sets no timer for its lease and works on past it (ShedLock's
@@ -221,7 +221,7 @@ func TestPropertyLeaseOnClientTimeOverlapsUnderSkew(t *testing.T) {
 // every clock true: db-lease-task-outlives-lease.
 func TestPropertyLeaseWithoutValidityTimerOverlaps(t *testing.T) {
 	simtest.Find(t, func(t *rapid.T) {
-		rep, desc := leaseRun(t, false, true)
+		rep, desc := leaseRun(t, true)
 		if v := violations(rep, "mutex-belief"); len(v) > 0 {
 			t.Fatalf("mutex-belief violated at %s: %s\n%s", v[0].At, v[0].Detail, desc)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/locksim/locksim/protocols/lockkit"
 	"github.com/locksim/locksim/protocols/paxos"
+	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
@@ -209,46 +210,31 @@ func TestPropertyOneValueChosenWithPersistentAcceptors(t *testing.T) {
 	})
 }
 
-// Acceptors that forget (persistence none): random crashes and restarts find
-// two values chosen.
+// Acceptors that forget (persistence none): a crash and restart of an acceptor
+// that accepted the chosen value finds two values chosen, among every crash
+// over the template, in a fixed order.
 func TestPropertyAmnesiaFindsTwoValues(t *testing.T) {
-	forgetfulFindsTwoValues(t, paxos.AcceptorConfig{})
+	forgetfulFindsTwoValues(t, "amnesia.scn")
 }
 
 // Acceptors that answer before they write (persistence=after-reply, the write
-// 5 ms after the reply): random crashes find the one that falls between a
-// reply and its write, and two values chosen (Paxos Made Simple, end of
-// section 2.3; Paxos Made Live, section 4). The same schedules with the write
-// before the reply are TestPropertyOneValueChosenWithPersistentAcceptors.
+// 5 ms after the reply): a crash that falls between a reply and its write
+// finds two values chosen (Paxos Made Simple, end of section 2.3; Paxos Made
+// Live, section 4). The same schedules with the write before the reply choose
+// one value (paxos-acceptor-writes-before-reply).
 func TestPropertyWriteAfterReplyFindsTwoValues(t *testing.T) {
-	forgetfulFindsTwoValues(t, paxos.AcceptorConfig{Persist: true, WriteAfterReply: true})
+	forgetfulFindsTwoValues(t, "write-after-reply.scn")
 }
 
-func forgetfulFindsTwoValues(t *testing.T, acfg paxos.AcceptorConfig) {
-	simtest.Find(t, func(t *rapid.T) {
-		if r, desc := forgetfulRun(t, acfg); len(r.Violations) > 0 {
-			t.Fatalf("%s: %s", desc, r.Violations[0].Detail)
-		}
-	})
-}
-
-// forgetfulRun: p1 proposes at 0, p2 at a random moment, over a lossy
-// jittery network, while 1 to 3 acceptors crash and restart at once.
-func forgetfulRun(t *rapid.T, acfg paxos.AcceptorConfig) (check.Result, string) {
-	seed := rapid.Uint64().Draw(t, "seed")
-	w, ps := worldWith(seed, acfg, 2, sim.Link{Delay: time.Millisecond, Jitter: 5 * time.Millisecond, Dist: sim.DelayUniform, Loss: 0.2},
-		paxos.ProposerConfig{Timeout: 50 * time.Millisecond, Retry: randomBackoff(20 * time.Millisecond)})
-	propose(w, 0, ps[0])
-	at := time.Duration(rapid.IntRange(0, 300).Draw(t, "p2_ms")) * time.Millisecond
-	propose(w, at, ps[1])
-	var restarts fault.Schedule // an acceptor crashes and restarts at once
-	for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-		restarts = append(restarts, fault.Fault{Kind: fault.Crash, Proc: w.Names()[rapid.IntRange(0, 2).Draw(t, "acceptor")],
-			At: time.Duration(rapid.IntRange(0, 300).Draw(t, "restart_ms")) * time.Millisecond})
+// forgetfulFindsTwoValues runs every crash of the template's processes, at
+// every gap between their steps: one of them must break one-value-chosen.
+func forgetfulFindsTwoValues(t *testing.T, template string) {
+	t.Helper()
+	f := proptest.Find(t, proptest.Config{Template: "testdata/properties/" + template,
+		Faults: []fault.Kind{fault.Crash}, Invariants: []string{"one-value-chosen"}, CheckFaults: 1, Dir: t.TempDir()})
+	if len(f.Schedule) != 1 || !strings.HasPrefix(f.Schedule[0].Proc, "a") {
+		t.Errorf("found with %v, want one acceptor's restart", f.Schedule)
 	}
-	restarts.Apply(w, nil)
-	w.Schedule(sim.Time(2*time.Second), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
-	return result(w.Run(), "one-value-chosen"), fmt.Sprintf("seed %d, p2 proposes at %s; %s", seed, at, restarts)
 }
 
 // The story of paxos-acceptor-writes-after-reply told another way: a1 is the

@@ -2,6 +2,7 @@ package redlock_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/redlock"
+	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
@@ -21,6 +23,8 @@ import (
 // delays and clock drift within its allowance; with restarts that lose the keys it
 // does. Every fault and its size is drawn by rapid (a fault.Schedule), so failures
 // shrink. rapid runs 100 cases (a fifth under -short); more with -rapid.checks=N.
+// That restarts without persistence break it is found without chance, by every
+// crash and partition over a template (testdata/properties).
 
 type schedule struct {
 	clients   int
@@ -133,34 +137,14 @@ func TestPropertyRedlockFsyncAlwaysIsSafe(t *testing.T) {
 	})
 }
 
-// drawRestarts draws the shape of the published failure, with every time and
-// choice random: c1 acquires at the start, some nodes cannot hear it, nodes restart
-// while it holds, c2 tries later.
-func drawRestarts(t *rapid.T) schedule {
-	s := schedule{clients: 2, multiplex: rapid.Bool().Draw(t, "multiplex"),
-		ttl:    time.Duration(rapid.IntRange(2000, 5000).Draw(t, "ttl_ms")) * time.Millisecond,
-		jitter: time.Duration(rapid.IntRange(0, 1000).Draw(t, "jitter_us")) * time.Microsecond,
-		drift:  make([]int64, 7)}
-	s.acquires = []acquire{{client: 0, at: 0, hold: 6 * time.Second},
-		{client: 1, at: time.Duration(rapid.IntRange(500, 1900).Draw(t, "c2_at_ms")) * time.Millisecond, hold: time.Second}}
-	for _, n := range nodes[:rapid.IntRange(0, 2).Draw(t, "cut_from_c1")] {
-		s.faults = append(s.faults, fault.Fault{Kind: fault.Partition, Proc: "c1", Peer: n, Dur: 8 * time.Second})
-	}
-	for range rapid.IntRange(1, 3).Draw(t, "restarts") {
-		s.faults = append(s.faults, fault.Fault{Kind: fault.Crash, Proc: nodes[rapid.IntRange(0, 4).Draw(t, "node")],
-			At:  time.Duration(rapid.IntRange(100, 1900).Draw(t, "restart_at_ms")) * time.Millisecond,
-			Dur: time.Duration(rapid.IntRange(0, 100).Draw(t, "down_ms")) * time.Millisecond})
-	}
-	return s
-}
-
-// Restarts without persistence: random schedules find the grant-exclusive
-// violation (redlock-restart-no-persistence, found without being told).
+// Restarts without persistence: a node that restarts empty while a client
+// holds a bare majority finds the grant-exclusive violation
+// (redlock-restart-no-persistence, found without being told), among every
+// crash and partition over the template, in a fixed order.
 func TestPropertyRedlockRestartWithoutPersistenceIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		s := drawRestarts(t)
-		if v := violations(run(s, redis.PersistNone), "grant-exclusive"); len(v) > 0 {
-			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
-		}
-	})
+	f := proptest.Find(t, proptest.Config{Template: "testdata/properties/restart-no-persistence.scn",
+		Faults: []fault.Kind{fault.Crash, fault.Partition}, Invariants: []string{"grant-exclusive"}, CheckFaults: 1, Dir: t.TempDir()})
+	if len(f.Schedule) != 1 || f.Schedule[0].Kind != fault.Crash || !slices.Contains(nodes, f.Schedule[0].Proc) {
+		t.Errorf("found with %v, want a node's restart", f.Schedule)
+	}
 }

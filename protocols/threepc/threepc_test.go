@@ -2,13 +2,13 @@ package threepc_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/protocols/threepc"
+	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
@@ -99,22 +99,12 @@ func TestPropertyCrashStopIsNonblockingAndAgrees(t *testing.T) {
 	})
 }
 
-// Skeen's negative result: random partitions find two sides deciding
-// differently.
+// Skeen's negative result: a partition finds two sides deciding differently,
+// among every partition of one process over the template, in a fixed order.
 func TestPropertyPartitionsFindDisagreement(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		seed := rapid.Uint64().Draw(t, "seed")
-		w := world(seed, time.Duration(rapid.IntRange(0, 30).Draw(t, "gap_ms"))*time.Millisecond, fixed())
-		// The coordinator's side keeps p1..p<side-1>; it never heals.
-		p := fault.Fault{Kind: fault.Partition, Dur: fault.Forever,
-			At: time.Duration(rapid.IntRange(100, 300).Draw(t, "partition_ms")) * time.Millisecond}
-		side := rapid.IntRange(1, 3).Draw(t, "with_coordinator")
-		names := []string{"co", "p1", "p2", "p3"}
-		p.Proc, p.Peer = strings.Join(names[:side], ","), strings.Join(names[side:], ",")
-		fault.Schedule{p}.Apply(w, nil)
-		rep := check.Check(w.Run(), check.Options{Bound: 10 * time.Second})
-		if r, _ := rep.Result("commit-agreement"); len(r.Violations) > 0 {
-			t.Fatalf("seed %d; %s: %s", seed, p, r.Violations[0].Detail)
-		}
-	})
+	f := proptest.Find(t, proptest.Config{Template: "testdata/properties/partition.scn",
+		Faults: []fault.Kind{fault.Partition}, Invariants: []string{"commit-agreement"}, CheckFaults: 1, Dir: t.TempDir()})
+	if len(f.Schedule) != 1 || f.Schedule[0].Kind != fault.Partition {
+		t.Errorf("found with %v, want one partition", f.Schedule)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/locksim/locksim/protocols/resource"
 	"github.com/locksim/locksim/protocols/zookeeper"
+	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
@@ -18,8 +19,9 @@ import (
 // Property tests of the ZooKeeper lock recipe (ZooKeeper recipes; Kleppmann 2016;
 // Junqueira on fencing with the zxid): with the czxid as a fencing token the
 // protected resource stays safe under random pauses, crashes, partitions and
-// leader failures; without it, random pauses find the lost update; and the
-// ensemble never lets two live sessions hold the lock at once. Each test runs
+// leader failures; without it, a pause finds the lost update (every pause over
+// a template, testdata/properties/pause-unfenced.scn); and the ensemble never
+// lets two live sessions hold the lock at once. Each random test runs
 // rounds of rapid checks: 10 rounds of 100 (1,000 schedules) by default, a fifth
 // under -short, and more with -rapid.checks=N. The servers tick every 100 ms
 // (ZooKeeper's default is 2 s), so that sessions expire and leaders fail over
@@ -91,12 +93,9 @@ func TestPropertyEnsembleNeverGrantsTwoLiveSessions(t *testing.T) {
 	})
 }
 
-// Without fencing, random pauses find the lost update of zk-session-expiry-pause.
+// Without fencing, a pause finds the lost update of zk-session-expiry-pause:
+// every pause of up to one fault over the template, in a fixed order.
 func TestPropertyPausesWithoutFencingAreFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		s := simtest.DrawPause(t)
-		if v := violations(run(s, false), "resource-safe"); len(v) > 0 {
-			t.Fatalf("%s\nschedule: %s", v[0].Detail, s)
-		}
-	})
+	proptest.Find(t, proptest.Config{Template: "testdata/properties/pause-unfenced.scn",
+		Faults: []fault.Kind{fault.Pause}, Invariants: []string{"resource-safe"}, CheckFaults: 1, Dir: t.TempDir()})
 }

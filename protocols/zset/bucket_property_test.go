@@ -9,6 +9,8 @@ import (
 
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/zset"
+	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
@@ -20,38 +22,25 @@ import (
 // a few minutes past the hour by true time; each computes the bucket from its own
 // clock. A clock far ahead raises the stored score past buckets that have not
 // come yet, and when it is corrected (NTP steps it back) the true hours it
-// claimed early get no run: random offsets and corrections find every-period
-// violated. With perfect clocks every hour runs exactly once.
+// claimed early get no run: every correction of a clock ahead over a template
+// finds every-period violated (testdata/properties/bucket-clock-ahead.scn). With
+// perfect clocks every hour runs exactly once, whatever the crons' minutes.
 
 type cronStory struct {
-	offsets []time.Duration // each worker's clock offset
-	minute  []time.Duration // how far past each true hour each worker's cron fires
-	fixes   fault.Schedule  // NTP steps a worker's clock back to the truth (a clock jump)
+	minute []time.Duration // how far past each true hour each worker's cron fires
 }
 
 func (s cronStory) String() string {
-	return fmt.Sprintf("offsets %v, crons at %v past the hour; %s", s.offsets, s.minute, s.fixes)
+	return fmt.Sprintf("crons at %v past the hour", s.minute)
 }
 
 func worker(i int) string { return fmt.Sprintf("w%d", i+1) }
 
 const hours = 5
 
-func drawCronStory(t *rapid.T, skew bool) cronStory {
+func drawCronStory(t *rapid.T) cronStory {
 	var s cronStory
-	for i := range rapid.IntRange(2, 3).Draw(t, "workers") {
-		var off time.Duration
-		if skew {
-			off = time.Duration(rapid.IntRange(-180, 180).Draw(t, "offset_min")) * time.Minute
-			if rapid.Bool().Draw(t, "corrected") {
-				fix := fault.Fault{Kind: fault.ClockJump, Proc: worker(i), Mag: -off.Milliseconds(),
-					At: time.Duration(rapid.IntRange(1, hours*60).Draw(t, "fix_at_min")) * time.Minute}
-				if off != 0 {
-					s.fixes = append(s.fixes, fix)
-				}
-			}
-		}
-		s.offsets = append(s.offsets, off)
+	for range rapid.IntRange(2, 3).Draw(t, "workers") {
 		s.minute = append(s.minute, time.Duration(rapid.IntRange(1, 50).Draw(t, "cron_min"))*time.Minute)
 	}
 	return s
@@ -60,33 +49,36 @@ func drawCronStory(t *rapid.T, skew bool) cronStory {
 func runCronStory(s cronStory) check.Report {
 	w := sim.NewWorld(sim.Config{Seed: 1, Limits: sim.Limits{MaxEvents: 100_000, MaxTime: (hours + 1) * time.Hour, MaxQueue: 10_000}})
 	w.AddProcess("r1", "redis", sim.Clock{}, redis.NewNode(redis.NodeConfig{}))
-	for i := range s.offsets {
-		p := w.AddProcess(worker(i), "client", sim.Clock{Offset: s.offsets[i]},
+	for i := range s.minute {
+		p := w.AddProcess(worker(i), "client", sim.Clock{},
 			zset.New(zset.Config{Server: 0, Mode: zset.ModeBucket, Period: time.Hour, Hold: time.Minute}))
 		for h := range hours {
 			w.Schedule(sim.Time(time.Duration(h)*time.Hour+s.minute[i]), sim.Action{Kind: sim.ActCommand, Proc: p,
 				Msg: sim.Message{Op: zset.CmdAcquire, Key: "report"}})
 		}
 	}
-	s.fixes.Apply(w, nil)
 	w.Network().SetDefault(sim.Link{Delay: time.Millisecond})
 	w.Schedule(sim.Time(hours*time.Hour), sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
 	return check.Check(w.Run(), check.Options{})
 }
 
+// A clock 90 minutes ahead, corrected by a clock jump back: every jump of the
+// menu's sizes, at every gap between each worker's steps, finds an hour with
+// no run. The default menu's jumps (seconds) cannot move an hour's bucket, so
+// the menu's clock jumps are the correction and its mirror.
 func TestPropertyClockAheadMissesPeriodsIsFound(t *testing.T) {
-	simtest.Find(t, func(t *rapid.T) {
-		s := drawCronStory(t, true)
-		rep := runCronStory(s)
-		if r, _ := rep.Result("every-period"); len(r.Violations) > 0 {
-			t.Fatalf("%s\nschedule: %s", r.Violations[0].Detail, s)
-		}
-	})
+	f := proptest.Find(t, proptest.Config{Template: "testdata/properties/bucket-clock-ahead.scn",
+		Faults: []fault.Kind{fault.ClockJump}, Invariants: []string{"every-period"}, Liveness: true, CheckFaults: 1,
+		Menu: explore.DefaultMenu(0).With(fault.ClockJump, []explore.Size{{Mag: -(90 * time.Minute).Milliseconds()}, {Mag: (90 * time.Minute).Milliseconds()}}),
+		Dir:  t.TempDir()})
+	if len(f.Schedule) != 1 || f.Schedule[0].Proc != "w1" || f.Schedule[0].Mag >= 0 {
+		t.Errorf("found with %v, want w1's clock stepped back", f.Schedule)
+	}
 }
 
 func TestPropertyPerfectClocksRunEveryPeriodOnce(t *testing.T) {
 	simtest.Check(t, 1, func(t *rapid.T) {
-		s := drawCronStory(t, false)
+		s := drawCronStory(t)
 		rep := runCronStory(s)
 		for _, inv := range []string{"every-period", "once-per-bucket"} {
 			if r, _ := rep.Result(inv); !r.Holds() {
