@@ -140,6 +140,10 @@ func (c *Coordinator) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 			c.finish(Commit, "every participant acknowledged PreCommit", out)
 		}
 	case OpStateReq: // a participant's termination protocol reaches the coordinator: not one of its peers
+	case OpDecisionReq: // a participant that recovered asks what was decided
+		if c.phase == coDone {
+			out.Send(from, sim.Message{Op: OpDecision, Key: m.Key, Value: c.tx.Decision})
+		}
 	}
 }
 

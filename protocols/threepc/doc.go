@@ -15,8 +15,14 @@
 // code shows both.
 //
 // Participants force their yes vote, their PreCommit and their decision to a log;
-// one that restarts uncertain or pre-committed runs the termination protocol
-// (it may never abort on its own). The coordinator logs nothing: a coordinator
+// one that restarts uncertain or pre-committed may never decide on its own: it
+// asks the coordinator and the other participants what was decided, and waits
+// (Bernstein et al. 7.5, "Recovery": the termination protocol is run by the
+// operational processes that time out, not by a process that recovers; a
+// recovering one that coordinated a termination on the states it collected at
+// once would abort beside a coordinator that is alive and about to commit). If
+// nobody answers before its timeout, it runs the termination protocol, as any
+// participant that times out does. The coordinator logs nothing: a coordinator
 // that restarts has forgotten the transaction and takes no part in it again.
 //
 // Sources: Dale Skeen, "Nonblocking Commit Protocols" (SIGMOD 1981); Bernstein,
@@ -41,6 +47,10 @@ const (
 	OpAbort     = "ABORT"
 	OpStateReq  = "STATE?" // termination: what is your state?
 	OpState     = "STATE"  // termination: my state (Value)
+	// A participant that recovers undecided asks what was decided; whoever
+	// knows answers (Value: commit or abort); whoever does not stays silent.
+	OpDecisionReq = "DECISION?"
+	OpDecision    = "DECISION"
 )
 
 // CmdBegin starts a transaction at the coordinator.

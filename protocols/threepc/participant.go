@@ -151,7 +151,21 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 		if p.states != nil {
 			p.states[from] = parseState(m.Value)
 		}
+	case OpDecisionReq:
+		if p.decided() {
+			out.Send(from, sim.Message{Op: OpDecision, Key: m.Key, Value: decisionOf(p.st)})
+		}
+	case OpDecision:
+		p.finish(m.Value, "the decision "+p.env.Names[from]+" reported when it asked", out)
 	}
+}
+
+// decisionOf is a decided state's decision.
+func decisionOf(st pState) string {
+	if st == pCommitted {
+		return Commit
+	}
+	return Abort
 }
 
 func (p *Participant) finish(d, how string, out *sim.Outputs) {
@@ -177,7 +191,8 @@ const (
 )
 
 // recover rebuilds the state from the log; one that is uncertain or
-// pre-committed runs the termination protocol at once.
+// pre-committed asks the others what was decided, and waits for an answer, or
+// for its timeout (then it runs the termination protocol).
 func (p *Participant) recover(disk []sim.Message, out *sim.Outputs) {
 	for _, r := range disk {
 		p.txn = r.Key
@@ -194,8 +209,11 @@ func (p *Participant) recover(disk []sim.Message, out *sim.Outputs) {
 		}
 	}
 	if p.st == pUncertain || p.st == pPreCommitted {
-		out.Observe(sim.Note(p.env.ID, "%s recovers %s from its log: it asks the others", p.env.Name, pStateNames[p.st]))
-		p.terminate(out)
+		out.Observe(sim.Note(p.env.ID, "%s recovers %s from its log: it asks the others what was decided", p.env.Name, pStateNames[p.st]))
+		for _, q := range append([]sim.ProcID{p.cfg.Coordinator}, p.cfg.Peers...) {
+			out.Send(q, sim.Message{Op: OpDecisionReq, Key: p.txn})
+		}
+		out.SetTimer(timerWait, p.cfg.Timeout)
 	}
 }
 
