@@ -233,8 +233,14 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 		if tpl, err = app.template(target, src); err != nil {
 			return nil, usageError{err}
 		}
+	} else if src, ok := scenarios.CatalogueSource(target); ok && !slices.Contains(app.presets(), target) {
+		// A built-in catalogue scenario, its faults dropped (the TUI's check
+		// names one in the command it writes).
+		if tpl, err = app.template(target, src); err != nil {
+			return nil, usageError{err}
+		}
 	} else if tpl, err = explore.Preset(target); err != nil {
-		return nil, usageError{errors.Wrap(err, "explore: "+target+" is neither a file nor a preset")}
+		return nil, usageError{errors.Wrap(err, "explore: "+target+" is neither a file, a preset nor a catalogue id")}
 	}
 	cfg := &explore.Config{Template: tpl, Liveness: o.liveness, Hash: o.determinism,
 		Space: fault.Space{Menu: fault.Kinds, MaxFaults: o.maxFaults, Swarm: o.swarm}}

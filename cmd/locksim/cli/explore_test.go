@@ -98,7 +98,7 @@ func TestExploreBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"redlok"}, "neither a file nor a preset"},
+		{[]string{"redlok"}, "neither a file, a preset nor a catalogue id"},
 		{[]string{"redlock", "--faults", "meteor"}, `unknown fault "meteor"`},
 		{[]string{"redlock", "--shard", "3/2"}, "expected i/n"},
 		{[]string{"redlock", "--invariants", "safe"}, `unknown invariant "safe"`},
