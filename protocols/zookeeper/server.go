@@ -148,8 +148,7 @@ type Server struct {
 	ackedLeader sim.ProcID           // whom it acknowledged for that epoch (NoProc: itself)
 	established bool
 	ackedBy     map[sim.ProcID]bool
-	held        []sim.Observation // a leader's reports, until it is established
-	waiting     []*txn            // the writes a leader holds back until it is established
+	waiting     []*txn // the writes a leader holds back until it is established
 
 	nextContainerCheck time.Duration   // leader: when it next looks for empty containers (mono)
 	dropping           map[string]bool // leader: containers whose delete is on its way
@@ -224,6 +223,9 @@ func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs
 		}
 		if r.Op == opCommit {
 			s.applyUpTo(now, r.Num(ArgZxid), out)
+		}
+		if r.Op == opProposal || r.Op == opCommit {
+			s.t.unreported = nil // its leader was established: see stepFollowing
 		}
 	}
 	s.epoch = max(s.epoch, s.lastLogged()>>32) // an epoch is never reused

@@ -68,6 +68,12 @@ func stepFollowing(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message,
 	if from != s.leader {
 		return
 	}
+	if m.Op == opProposal || m.Op == opCommit {
+		// A leader proposes and commits only once it is established, and has
+		// then reported the changes its NEWLEADER carried as unreported: this
+		// server's copy of them would only be reported again if it led.
+		s.t.unreported = nil
+	}
 	switch m.Op {
 	case opProposal:
 		x := m.Body.(*txn)
