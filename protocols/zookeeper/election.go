@@ -47,6 +47,7 @@ func (s *Server) bootstrap(now sim.LocalTime, out *sim.Outputs) {
 func (s *Server) becomeLooking(now sim.LocalTime, out *sim.Outputs) {
 	s.setRole(looking)
 	s.forgetContainers()
+	s.dropReconnections(out)
 	// A server that stops serving drops its clients' connections (ZooKeeper
 	// shuts its request processors down when it leaves a role): it answers none
 	// of the requests it took and had not committed, even if it commits them
@@ -218,6 +219,7 @@ func (s *Server) aheadOf(snap *snapshot) bool {
 // tree and uncommitted history, written to disk.
 func (s *Server) becomeFollower(now sim.LocalTime, leader sim.ProcID, snap *snapshot, out *sim.Outputs) {
 	s.setRole(following)
+	s.dropReconnections(out) // it syncs anew: its connections are dropped, as when it stops serving
 	s.accepted, s.ackedLeader = snap.Epoch, leader
 	s.established = false
 	s.t, s.log, s.epoch, s.leader = snap.Tree.clone(), nil, snap.Epoch, leader // with its unreported changes

@@ -37,8 +37,9 @@ const (
 	ErrNotEmpty       = "NOTEMPTY"
 
 	// Between servers.
-	opRequest    = "REQUEST" // a follower forwards a write to the leader
-	opTouch      = "TOUCH"   // a follower tells the leader a session is alive
+	opRequest    = "REQUEST"    // a follower forwards a write to the leader
+	opTouch      = "TOUCH"      // a follower tells the leader a session is alive
+	opRevalidate = "REVALIDATE" // a follower asks the leader about a reconnecting session, which answers
 	opProposal   = "PROPOSAL"
 	opAck        = "ACK"
 	opCommit     = "COMMIT"
@@ -56,7 +57,7 @@ const (
 const (
 	// ArgSession is the session a client request is made in (0 on a first
 	// CONNECT), the session a CONNECTED reply grants, the session a follower's
-	// TOUCH keeps alive.
+	// TOUCH keeps alive or its REVALIDATE asks about.
 	ArgSession = sim.Num1
 	// ArgTimeout is the session timeout in ms: asked for by CONNECT, negotiated
 	// by CONNECTED.
@@ -154,9 +155,10 @@ type Server struct {
 	dropping           map[string]bool // leader: containers whose delete is on its way
 	heldCreates        []*txn          // leader: creates under them, held back
 
-	heard   sessionClock         // when this server last heard from each session
-	clients map[int64]sim.ProcID // sessions connected to this server
-	watches watches
+	heard        sessionClock           // when this server last heard from each session
+	clients      map[int64]sim.ProcID   // sessions connected to this server
+	revalidating map[int64]reconnection // follower: reconnections waiting for the leader's word, by session
+	watches      watches
 }
 
 // NewServer returns a constructor for a server with cfg.

@@ -35,6 +35,12 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		if _, ok := s.t.sessions[m.Num(ArgSession)]; ok {
 			s.heard.touch(m.Num(ArgSession), now)
 		}
+	case opRevalidate:
+		answer := sim.Message{Op: opRevalidate}.With(ArgSession, m.Num(ArgSession))
+		if !s.revalidate(now, m.Num(ArgSession)) {
+			answer.Value = ErrSessionExpired
+		}
+		out.Send(from, answer)
 	case opAck:
 		if a, ok := s.acks[m.Num(ArgZxid)]; ok {
 			a[s.index(from)] = true
@@ -99,6 +105,8 @@ func stepFollowing(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message,
 	case opLeaderPing:
 		s.lastHear = now.Mono
 		out.Send(from, sim.Message{Op: opPingAck}.With(argEpoch, s.epoch).InBackground())
+	case opRevalidate:
+		s.revalidated(m, out)
 	}
 }
 
