@@ -46,7 +46,9 @@ type ClientConfig struct {
 	SequenceToken bool
 	// StaleDelete keeps resending a released node's delete after the session
 	// that owned the node has expired: under the new session, by name, it can
-	// delete a node of the same name someone else has since been given.
+	// delete a node of the same name someone else has since been given. It
+	// takes the name for its node: it never asks whether the node of that
+	// name is still the one it created (release.go).
 	StaleDelete bool
 	// StopOnSuspend follows Curator's advice on connection states: when the
 	// connection is lost (SUSPENDED) the holder stops work (its belief ends);
@@ -127,9 +129,9 @@ type Client struct {
 	reqID    uint64
 	pending  string // the request awaiting a reply
 	state    lockState
-	lock     string // lock name; the lock node is "/"+lock
-	node     string // my node's name under the lock node
-	deleting string // a released node whose delete is not yet answered
+	lock     string        // lock name; the lock node is "/"+lock
+	node     string        // my node's name under the lock node
+	deleting pendingDelete // a released node whose delete is not yet answered (release.go)
 	czxid    int64
 	belief   sim.Belief
 	// suspended: StopOnSuspend's holder whose connection is lost; it holds
@@ -240,6 +242,7 @@ func (c *Client) connectionLost(now sim.LocalTime, why string, out *sim.Outputs)
 		}
 	}
 	c.conn = disconnected
+	c.deleting.mine = false // a delete it sent may have been committed unanswered (release.go)
 	c.ka.Lost(out)
 	if c.cfg.StopOnSuspend && c.state != lockIdle && !c.suspended {
 		// SUSPENDED: "you cannot be certain that you still hold the lock".
@@ -293,12 +296,7 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.belief.End(out, c.env.ID, sim.ReasonReleased)
 		c.joined, c.wantLock = false, ""
 		if c.node != "" {
-			// delete with version 0: the lock node is never written after its creation
-			path := "/" + c.lock + "/" + c.node
-			if !c.cfg.ReleaseOnce {
-				c.deleting = path
-			}
-			c.send(sim.Message{Op: OpDelete, Key: path}.With(ArgVersion, 0), OpDelete, out)
+			c.startDelete("/"+c.lock+"/"+c.node, out) // with version 0: the lock node is never written after its creation
 		}
 		c.state, c.node, c.suspended = lockIdle, "", false
 		out.CancelTimer(timerLost)
@@ -330,20 +328,8 @@ func (c *Client) check(out *sim.Outputs) {
 	c.send(sim.Message{Op: OpGetChildren, Key: "/" + c.lock}, OpGetChildren, out)
 }
 
-// resendDelete sends a released lock node's delete again until it is answered
-// (Curator's guaranteed delete): a delete lost on the way would leave the node,
-// and the lock, held by a live session for ever. ID 0 keeps it apart from the
-// awaited request.
-func (c *Client) resendDelete(out *sim.Outputs) {
-	if c.deleting != "" {
-		out.Send(c.srv(), sim.Message{Op: OpDelete, Key: c.deleting}.With(ArgVersion, 0).With(ArgSession, c.session))
-	}
-}
-
 func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
-	if c.deleting != "" && m.Key == c.deleting && (m.Op == RepDeleted || m.Op == RepError && m.Value == ErrNoNode) {
-		c.deleting = "" // the released node is gone
-	}
+	c.deleteAnswered(m, out)
 	switch m.Op {
 	case RepWatch:
 		if c.state == lockWaiting {
@@ -440,7 +426,7 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 		prefix := c.protectedPrefix()
 		for _, k := range kids {
 			if strings.HasPrefix(k, prefix) {
-				c.node = k
+				c.node, c.czxid = k, 0 // a name only: its czxid is unknown
 			}
 		}
 		if c.node == "" {
@@ -508,7 +494,7 @@ func (c *Client) lost(now sim.LocalTime, out *sim.Outputs) {
 		// retry loop): a protected one looks for its node first.
 		out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it goes on acquiring %s under a new session",
 			c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
-		c.session, c.node, c.deleting = 0, "", ""
+		c.session, c.node, c.deleting = 0, "", pendingDelete{}
 		if c.cfg.Protected {
 			c.state = lockChecking
 		} else {
@@ -518,7 +504,7 @@ func (c *Client) lost(now sim.LocalTime, out *sim.Outputs) {
 	}
 	out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it gives up %s and will start a new session",
 		c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
-	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, ""
+	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, pendingDelete{}
 	c.rejoin(out)
 }
 
@@ -555,9 +541,9 @@ func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
 	// same name that someone else has since been given (unless the client
 	// makes mistake 10, StaleDelete).
 	if !c.cfg.StaleDelete {
-		c.deleting = ""
-	} else if c.deleting != "" {
-		out.Observe(sim.Note(c.env.ID, "%s still means to delete %s, which died with its old session", c.env.Name, c.deleting))
+		c.deleting = pendingDelete{}
+	} else if c.deleting.path != "" {
+		out.Observe(sim.Note(c.env.ID, "%s still means to delete %s, which died with its old session", c.env.Name, c.deleting.path))
 	}
 	c.state, c.node, c.session, c.suspended = lockIdle, "", 0, false
 	out.CancelTimer(timerLost)

@@ -11,7 +11,8 @@
 //   - Sessions: a client is connected to one server and pings it; the leader
 //     expires a session it has not heard from within its timeout and deletes the
 //     session's ephemeral znodes. The client learns of the expiry only when it
-//     talks to the ensemble again.
+//     talks to the ensemble again. A client that reconnects with its session is
+//     connected once the leader has confirmed the session alive.
 //   - Znodes with a stat (czxid, mzxid, version, ephemeralOwner), ephemeral and
 //     sequential flags (a 10-digit counter per parent); create, delete, getChildren,
 //     exists; one-shot watches on data and children, kept by the server the client

@@ -47,6 +47,7 @@ func (s *Server) bootstrap(now sim.LocalTime, out *sim.Outputs) {
 func (s *Server) becomeLooking(now sim.LocalTime, out *sim.Outputs) {
 	s.setRole(looking)
 	s.forgetContainers()
+	s.dropReconnections(out)
 	// A server that stops serving drops its clients' connections (ZooKeeper
 	// shuts its request processors down when it leaves a role): it answers none
 	// of the requests it took and had not committed, even if it commits them
@@ -131,7 +132,7 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 	s.setRole(leading)
 	s.leader, s.epoch, s.counter = s.env.ID, epoch, 0
 	s.accepted, s.ackedLeader = epoch, sim.NoProc
-	s.established, s.ackedBy, s.held, s.waiting = false, map[sim.ProcID]bool{}, nil, nil
+	s.established, s.ackedBy, s.waiting = false, map[sim.ProcID]bool{}, nil
 	s.followed = map[sim.ProcID]time.Duration{}
 	for _, p := range s.cfg.Servers {
 		s.followed[p] = now.Mono // every follower gets a leader timeout to answer
@@ -161,14 +162,16 @@ func (s *Server) becomeLeader(now sim.LocalTime, out *sim.Outputs, epoch int64) 
 }
 
 // establish: a quorum has acknowledged this leader's epoch, and with it the
-// history in its snapshot. Only now does it report what it did as leader, and
-// propose the writes it held back.
+// history in its snapshot. Only now does it report the holder changes of that
+// history that no leader has reported (its own, and those of a leader that
+// failed before it was established, whose history it took), and propose the
+// writes it held back.
 func (s *Server) establish(now sim.LocalTime, out *sim.Outputs) {
 	s.established = true
-	for _, o := range s.held { // what it reported while waiting comes first
+	for _, o := range s.t.unreported { // what it reported while waiting comes first
 		out.Observe(o)
 	}
-	s.held = nil
+	s.t.unreported = nil
 	for _, x := range s.waiting {
 		s.propose(now, x, out)
 	}
@@ -216,9 +219,10 @@ func (s *Server) aheadOf(snap *snapshot) bool {
 // tree and uncommitted history, written to disk.
 func (s *Server) becomeFollower(now sim.LocalTime, leader sim.ProcID, snap *snapshot, out *sim.Outputs) {
 	s.setRole(following)
+	s.dropReconnections(out) // it syncs anew: its connections are dropped, as when it stops serving
 	s.accepted, s.ackedLeader = snap.Epoch, leader
-	s.established, s.held = false, nil
-	s.t, s.log, s.epoch, s.leader = snap.Tree.clone(), nil, snap.Epoch, leader
+	s.established = false
+	s.t, s.log, s.epoch, s.leader = snap.Tree.clone(), nil, snap.Epoch, leader // with its unreported changes
 	s.lastHear = now.Mono
 	s.acks = map[int64][]bool{}
 	out.Write(sim.Message{Op: opNewLeader, Body: snap})

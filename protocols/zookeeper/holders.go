@@ -13,7 +13,9 @@ import (
 // the replicated state (tree.lowest), so that a new leader reports changes from
 // where the ensemble was; the leader reports each change to the checker as a
 // grant ended and a grant made, and holds its reports back until its epoch is
-// established.
+// established. The held reports are part of the replicated state too
+// (tree.unreported): the history they describe can outlive a leader that is
+// never established, in the snapshot it sent.
 
 // holder is a lock's lowest child and the client whose session owns it.
 type holder struct {
@@ -109,11 +111,12 @@ func (s *Server) reportHolders(x *txn, changes []holderChange, out *sim.Outputs)
 	}
 }
 
-// report sends a leader's observation, or holds it until the leader is established.
+// report sends a leader's observation, or holds it, in the tree, until a
+// leader with this history is established.
 func (s *Server) report(o sim.Observation, out *sim.Outputs) {
 	if s.established {
 		out.Observe(o)
 		return
 	}
-	s.held = append(s.held, o)
+	s.t.unreported = append(s.t.unreported, o)
 }

@@ -3,6 +3,7 @@ package zookeeper
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/sim"
 )
@@ -104,4 +105,42 @@ func TestHoldersWhoEndedAGrant(t *testing.T) {
 	h.expect(t, "c2 deletes c1's node", "grant-end L c1 n-0000000000 deleted by 2", "grant L c2 n-0000000001 token 0x100000002")
 	h.do(&txn{Kind: txCloseSession, Zxid: zx(1, 4), Session: 11, Client: 2})
 	h.expect(t, "c2 closes its session", "grant-end L c2 n-0000000001 released by 2")
+}
+
+// Regression: the holder changes a leader applies before it is established
+// are reported by whoever is established with that history. d1 holds L on
+// z1; z2 and z3 crash, and d1's delete is logged by z1 alone. z3 restarts and
+// z1, with the longer log, wins epoch 2 on its vote: it applies the delete and
+// sends z3 that history, then crashes before z3's acknowledgement reaches it.
+// z3 leads epoch 3 with the history it took, and reports d1's release: the
+// model once dropped it with z1, and the next grant of L broke a promise.
+func TestHoldersAReleaseAppliedByALeaderNeverEstablishedIsReported(t *testing.T) {
+	e := newEnsemble(3, ServerConfig{Tick: 100 * time.Millisecond})
+	d := e.driver(0, 10*time.Second, 0)
+	e.at(100*time.Millisecond, d, sim.Message{Op: OpCreate, Key: "/L/n-", Opts: "EPHEMERAL SEQUENTIAL"})
+	e.act(200*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[1]})
+	e.act(200*time.Millisecond, sim.Action{Kind: sim.ActCrash, Proc: e.servers[2]})
+	e.at(300*time.Millisecond, d, sim.Message{Op: OpDelete, Key: "/L/n-0000000000"})
+	e.act(1500*time.Millisecond, sim.Action{Kind: sim.ActRestart, Proc: e.servers[2]})
+	e.w.When(sim.Match{Kind: sim.ObsCounter, Proc: e.servers[0], Client: sim.NoProc, Name: "elections"}, 0,
+		sim.Action{Kind: sim.ActCrash, Proc: e.servers[0]})
+	e.act(3*time.Second, sim.Action{Kind: sim.ActRestart, Proc: e.servers[0]})
+	e.act(3*time.Second, sim.Action{Kind: sim.ActRestart, Proc: e.servers[1]})
+	e.act(6*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := e.w.Run()
+	if led := notes(tr, "z1 leads the ensemble (epoch 2"); len(led) != 1 {
+		t.Fatalf("z1 should lead epoch 2 once, with d1's delete in its log: %q", led)
+	}
+	if led := notes(tr, "z3 leads the ensemble (epoch 3"); len(led) != 1 {
+		t.Fatalf("z3 should lead epoch 3 with z1's history: %q", led)
+	}
+	var ends []string
+	for _, o := range tr.Observations() {
+		if o.Kind == sim.ObsGrantEnd {
+			ends = append(ends, fmt.Sprintf("%s: %s %s", tr.Names[o.Proc], o.Grant, o.Reason))
+		}
+	}
+	if want := []string{"z3: n-0000000000 released"}; fmt.Sprint(ends) != fmt.Sprint(want) {
+		t.Errorf("grant ends reported %q, want %q", ends, want)
+	}
 }

@@ -171,15 +171,19 @@ func TestAStaleReleaseDeletesAReissuedName(t *testing.T) {
 	}
 }
 
-// crashUnderTheHolder: c1 (on z1) holds L and c2 (on z2) queues; z1 crashes
-// at 1 s and stays down; c1 releases at the given time.
+// crashUnderTheHolder: c1 (on z2) holds L and c2 (on z3) queues; z2, a
+// follower, crashes at 1 s and stays down; c1 releases at the given time. (The
+// server is a follower: the leader z1 stays, and confirms c1's session when
+// c1 reconnects to z3. A follower whose leader has died confirms nothing until
+// a new leader is elected, which the model's followers notice only by its
+// silence, after five ticks: past c1's session of three.)
 func crashUnderTheHolder(cfg zookeeper.ClientConfig, release time.Duration) *story {
 	s := newStory(3, false)
-	s.client("c1", 0, cfg)
-	s.client("c2", 1, cfg)
+	s.client("c1", 1, cfg)
+	s.client("c2", 2, cfg)
 	s.cmd(100*time.Millisecond, "c1", zookeeper.CmdAcquire, "L")
 	s.cmd(300*time.Millisecond, "c2", zookeeper.CmdAcquire, "L")
-	s.act(time.Second, sim.Action{Kind: sim.ActCrash, Proc: s.procs["z1"]})
+	s.act(time.Second, sim.Action{Kind: sim.ActCrash, Proc: s.procs["z2"]})
 	s.cmd(release, "c1", zookeeper.CmdRelease, "L")
 	return s
 }

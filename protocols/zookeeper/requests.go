@@ -23,20 +23,21 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 			reply(sim.Message{Op: RepError, Value: ErrSessionExpired})
 			return
 		}
-		if m.Op != OpConnect && s.clients[sess] != from {
+	}
+	if m.Op != OpConnect {
+		if s.clients[sess] != from {
 			// This server has no connection for that session: it restarted since
 			// the client connected (a real client sees its TCP connection reset).
 			// The client reconnects and re-arms its watches.
 			reply(sim.Message{Op: RepError, Value: ErrConnLoss})
 			return
 		}
-		s.clients[sess] = from
 		s.touch(now, sess, out)
 	}
 	switch m.Op {
 	case OpConnect:
 		if sess != 0 {
-			reply(sim.Message{Op: RepConnected}.With(ArgSession, sess).With(ArgTimeout, s.t.sessions[sess].timeout))
+			s.reconnect(now, reconnection{client: from, req: m.ID}, sess, out)
 			return
 		}
 		s.write(now, &txn{Kind: txCreateSession, Client: from, Timeout: s.negotiate(m.Num(ArgTimeout)), Origin: s.env.ID, Req: m.ID}, out)

@@ -37,8 +37,9 @@ const (
 	ErrNotEmpty       = "NOTEMPTY"
 
 	// Between servers.
-	opRequest    = "REQUEST" // a follower forwards a write to the leader
-	opTouch      = "TOUCH"   // a follower tells the leader a session is alive
+	opRequest    = "REQUEST"    // a follower forwards a write to the leader
+	opTouch      = "TOUCH"      // a follower tells the leader a session is alive
+	opRevalidate = "REVALIDATE" // a follower asks the leader about a reconnecting session, which answers
 	opProposal   = "PROPOSAL"
 	opAck        = "ACK"
 	opCommit     = "COMMIT"
@@ -56,7 +57,7 @@ const (
 const (
 	// ArgSession is the session a client request is made in (0 on a first
 	// CONNECT), the session a CONNECTED reply grants, the session a follower's
-	// TOUCH keeps alive.
+	// TOUCH keeps alive or its REVALIDATE asks about.
 	ArgSession = sim.Num1
 	// ArgTimeout is the session timeout in ms: asked for by CONNECT, negotiated
 	// by CONNECTED.
@@ -148,16 +149,16 @@ type Server struct {
 	ackedLeader sim.ProcID           // whom it acknowledged for that epoch (NoProc: itself)
 	established bool
 	ackedBy     map[sim.ProcID]bool
-	held        []sim.Observation // a leader's reports, until it is established
-	waiting     []*txn            // the writes a leader holds back until it is established
+	waiting     []*txn // the writes a leader holds back until it is established
 
 	nextContainerCheck time.Duration   // leader: when it next looks for empty containers (mono)
 	dropping           map[string]bool // leader: containers whose delete is on its way
 	heldCreates        []*txn          // leader: creates under them, held back
 
-	heard   sessionClock         // when this server last heard from each session
-	clients map[int64]sim.ProcID // sessions connected to this server
-	watches watches
+	heard        sessionClock           // when this server last heard from each session
+	clients      map[int64]sim.ProcID   // sessions connected to this server
+	revalidating map[int64]reconnection // follower: reconnections waiting for the leader's word, by session
+	watches      watches
 }
 
 // NewServer returns a constructor for a server with cfg.
@@ -224,6 +225,9 @@ func (s *Server) recover(now sim.LocalTime, disk []sim.Message, out *sim.Outputs
 		}
 		if r.Op == opCommit {
 			s.applyUpTo(now, r.Num(ArgZxid), out)
+		}
+		if r.Op == opProposal || r.Op == opCommit {
+			s.t.unreported = nil // its leader was established: see stepFollowing
 		}
 	}
 	s.epoch = max(s.epoch, s.lastLogged()>>32) // an epoch is never reused

@@ -1,6 +1,7 @@
 package zookeeper
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -84,4 +85,79 @@ func (s *Server) expireSessions(now sim.LocalTime, out *sim.Outputs) {
 			s.env.Names[ss.client], sim.FormatDuration(now.Mono-s.heard[id])))
 		s.propose(now, &txn{Kind: txCloseSession, Session: id, Client: sim.NoProc, Origin: sim.NoProc}, out)
 	}
+}
+
+// Reconnection (ZooKeeper's ZooKeeperServer.reopenSession, and on a follower
+// Learner.validateSession and the leader's REVALIDATE): a client that comes
+// back with its session is connected only once the leader, which keeps the
+// sessions' clocks and expires them, has found the session alive (known and
+// not closing) and counted it as heard from; then the session has a whole
+// timeout before it can expire. A follower does not vouch for a session from
+// its own copy of the tree: it may be cut off from the leader, which may be
+// about to expire the session, and a client told RECONNECTED would go on
+// holding its lock (Curator: RECONNECTED means the session, and with it the
+// lock node, survived). The follower asks, and answers when the leader does;
+// if it never does, the client's read timeout moves it on to another server.
+
+// reconnection is a client's CONNECT with its session, waiting for the answer.
+type reconnection struct {
+	client sim.ProcID
+	req    uint64 // the CONNECT's id, which the answer carries
+}
+
+// reconnect: the leader answers at once; a follower asks the leader.
+func (s *Server) reconnect(now sim.LocalTime, r reconnection, sess int64, out *sim.Outputs) {
+	if s.role == leading {
+		s.reconnected(r, sess, s.revalidate(now, sess), out)
+		return
+	}
+	if s.revalidating == nil {
+		s.revalidating = map[int64]reconnection{}
+	}
+	s.revalidating[sess] = r // a later attempt replaces an earlier one, as in ZooKeeper
+	out.Send(s.leader, sim.Message{Op: opRevalidate}.With(ArgSession, sess))
+}
+
+// revalidate is the leader's word on a reconnecting session: alive (and now
+// heard from), or gone.
+func (s *Server) revalidate(now sim.LocalTime, sess int64) bool {
+	if ss, ok := s.t.sessions[sess]; !ok || ss.closing {
+		return false
+	}
+	s.heard.touch(sess, now)
+	return true
+}
+
+// revalidated: the leader's answer reaches the follower that asked.
+func (s *Server) revalidated(m sim.Message, out *sim.Outputs) {
+	sess := m.Num(ArgSession)
+	r, ok := s.revalidating[sess]
+	if !ok {
+		return
+	}
+	delete(s.revalidating, sess)
+	_, known := s.t.sessions[sess]
+	s.reconnected(r, sess, known && m.Value != ErrSessionExpired, out)
+}
+
+// reconnected answers a reconnecting client: CONNECTED with its session's
+// timeout, or SESSIONEXPIRED.
+func (s *Server) reconnected(r reconnection, sess int64, alive bool, out *sim.Outputs) {
+	if !alive {
+		out.Send(r.client, sim.Message{Op: RepError, Value: ErrSessionExpired, ID: r.req})
+		return
+	}
+	s.clients[sess] = r.client
+	out.Send(r.client, sim.Message{Op: RepConnected, ID: r.req}.With(ArgSession, sess).With(ArgTimeout, s.t.sessions[sess].timeout))
+}
+
+// dropReconnections: a server that leaves its role drops its connections;
+// the clients still waiting for their reconnection hear CONNECTIONLOSS and
+// try another server (a real client sees its socket closed).
+func (s *Server) dropReconnections(out *sim.Outputs) {
+	for _, sess := range slices.Sorted(maps.Keys(s.revalidating)) {
+		r := s.revalidating[sess]
+		out.Send(r.client, sim.Message{Op: RepError, Value: ErrConnLoss, ID: r.req})
+	}
+	s.revalidating = nil
 }

@@ -75,3 +75,29 @@ func TestSessionsASilentSessionExpiresOnTheFirstWholeTickPastItsTimeout(t *testi
 		t.Errorf("z1 should hold /p and no longer /e: %s", st)
 	}
 }
+
+// A client that comes back with its session to a follower is connected only
+// once the leader has confirmed the session (ZooKeeper's Learner.validateSession
+// and the leader's REVALIDATE). d1's server z2 is cut off from the leader at
+// 300 ms: d1's reconnection at 350 ms goes unanswered until z2, having noticed
+// the leader's silence, stops serving and drops it (CONNECTIONLOSS); once the
+// partition heals, a reconnection is confirmed, and counts as hearing from the
+// session at the leader.
+func TestSessionsAFollowerConnectsAReturningSessionOnlyOnTheLeadersWord(t *testing.T) {
+	e := newEnsemble(3, ServerConfig{Tick: 100 * time.Millisecond})
+	d := e.driver(1, 2*time.Second, 0)
+	e.act(300*time.Millisecond, sim.Action{Kind: sim.ActPartition, A: e.servers[1:2], B: []sim.ProcID{e.servers[0], e.servers[2]}})
+	e.at(350*time.Millisecond, d, sim.Message{Op: OpConnect})
+	e.act(1500*time.Millisecond, sim.Action{Kind: sim.ActHeal})
+	e.at(2*time.Second, d, sim.Message{Op: OpConnect})
+	e.act(3*time.Second, sim.Action{Kind: sim.ActStop, Proc: sim.NoProc})
+	tr := e.w.Run()
+	if got, want := replies(tr, d), []string{"CONNECTED", "ERROR CONNECTIONLOSS", "CONNECTED"}; !slices.Equal(got, want) {
+		t.Errorf("d1's replies %q, want %q", got, want)
+	}
+	// Silent since it connected at the start, d1's session of 2 s would have
+	// expired on the leader's tick at 2.1 s; the reconnection at 2 s kept it.
+	if expired := notes(tr, "expires session"); len(expired) != 0 {
+		t.Errorf("the confirmed reconnection should have kept the session alive: %q", expired)
+	}
+}

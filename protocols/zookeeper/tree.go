@@ -32,6 +32,15 @@ type tree struct {
 	// lowest is each lock's lowest child and its owner: part of the replicated
 	// state, so that a new leader reports grant changes from where the ensemble was.
 	lowest map[string]holder
+	// unreported are the grant reports of holder changes in this tree's
+	// history that no established leader has made yet (holders.go): a new
+	// leader applies its whole log when it takes over, but reports only once
+	// a quorum has acknowledged its epoch. They belong to the history, not to
+	// the server: a leader that fails before it is established may already
+	// have sent the history in its NEWLEADER, and the follower that took it
+	// may lead with it later. lowest already counts these changes, so only
+	// this list makes sure somebody reports them.
+	unreported []sim.Observation
 }
 
 func newTree() *tree {
@@ -232,7 +241,8 @@ func (s *snapshot) String() string {
 }
 
 func (t *tree) clone() *tree {
-	c := &tree{nodes: map[string]*znode{}, sessions: map[int64]*session{}, lastZxid: t.lastZxid, lowest: map[string]holder{}}
+	c := &tree{nodes: map[string]*znode{}, sessions: map[int64]*session{}, lastZxid: t.lastZxid, lowest: map[string]holder{},
+		unreported: slices.Clone(t.unreported)}
 	for l, h := range t.lowest {
 		c.lowest[l] = h
 	}

@@ -35,6 +35,12 @@ func stepLeading(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message, o
 		if _, ok := s.t.sessions[m.Num(ArgSession)]; ok {
 			s.heard.touch(m.Num(ArgSession), now)
 		}
+	case opRevalidate:
+		answer := sim.Message{Op: opRevalidate}.With(ArgSession, m.Num(ArgSession))
+		if !s.revalidate(now, m.Num(ArgSession)) {
+			answer.Value = ErrSessionExpired
+		}
+		out.Send(from, answer)
 	case opAck:
 		if a, ok := s.acks[m.Num(ArgZxid)]; ok {
 			a[s.index(from)] = true
@@ -68,6 +74,12 @@ func stepFollowing(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message,
 	if from != s.leader {
 		return
 	}
+	if m.Op == opProposal || m.Op == opCommit {
+		// A leader proposes and commits only once it is established, and has
+		// then reported the changes its NEWLEADER carried as unreported: this
+		// server's copy of them would only be reported again if it led.
+		s.t.unreported = nil
+	}
 	switch m.Op {
 	case opProposal:
 		x := m.Body.(*txn)
@@ -93,6 +105,8 @@ func stepFollowing(s *Server, now sim.LocalTime, from sim.ProcID, m sim.Message,
 	case opLeaderPing:
 		s.lastHear = now.Mono
 		out.Send(from, sim.Message{Op: opPingAck}.With(argEpoch, s.epoch).InBackground())
+	case opRevalidate:
+		s.revalidated(m, out)
 	}
 }
 
