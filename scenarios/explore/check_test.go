@@ -1,8 +1,6 @@
 package explore_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -34,13 +32,11 @@ func check(t *testing.T, cfg *explore.Config, b explore.Bound) (*explore.Exhaust
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := e.Stepper(cfg.Worker())
-	for !st.Done() {
-		if err := st.Step(); err != nil {
-			t.Fatal(err)
-		}
+	res, err := e.Run(cfg.Worker())
+	if err != nil {
+		t.Fatal(err)
 	}
-	return e, st.Result
+	return e, res
 }
 
 // Skeen 1981 and BHG 7.5: 3PC is not resilient to partitions. A participant
@@ -155,13 +151,11 @@ func TestCheckShardsTogetherAreTheWholeCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := e.Stepper(cfg.Worker())
-		for !st.Done() {
-			if err := st.Step(); err != nil {
-				t.Fatal(err)
-			}
+		res, err := e.Run(cfg.Worker())
+		if err != nil {
+			t.Fatal(err)
 		}
-		for k, l := range st.Result.Levels {
+		for k, l := range res.Levels {
 			for len(sum.Levels) <= k {
 				sum.Levels = append(sum.Levels, explore.Tally{})
 			}
@@ -355,16 +349,7 @@ func TestEnvelopeOfAZooKeeperPauseIsTheSessionTimeout(t *testing.T) {
 
 func checkTemplate(t *testing.T, name string) *explore.Template {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "check", name+scenarios.Ext)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tpl, err := explore.FromSource(path, string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tpl
+	return templateIn(t, "check", name)
 }
 
 func runTemplate(t *testing.T, tpl *explore.Template) *scenarios.Result {

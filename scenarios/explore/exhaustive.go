@@ -394,3 +394,14 @@ func (e *Exhaustive) LevelDone(r *Result) {
 	}
 	r.Levels = append(r.Levels, Tally{})
 }
+
+// Run runs the whole check on worker w (Config.Worker), one job after another.
+func (e *Exhaustive) Run(w *Config) (Result, error) {
+	st := e.Stepper(w)
+	for !st.Done() {
+		if err := st.Step(); err != nil {
+			return st.Result, err
+		}
+	}
+	return st.Result, nil
+}

@@ -26,7 +26,13 @@ func template(t *testing.T, name string) *explore.Template {
 	if tpl, err := explore.Preset(name); err == nil {
 		return tpl
 	}
-	path := filepath.Join("..", "..", "testdata", "explore", name+scenarios.Ext)
+	return templateIn(t, "explore", name)
+}
+
+// templateIn loads testdata/DIR/NAME.scn as a template.
+func templateIn(t *testing.T, dir, name string) *explore.Template {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", dir, name+scenarios.Ext)
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -10,12 +10,16 @@ import (
 // same invariants (fault.Shrink). It runs at most limit schedules and reports
 // how many it ran.
 func (c *Config) Shrink(o Outcome, limit int) (Outcome, int, error) {
+	return c.shrinkWith(fault.Shrink, o, limit)
+}
+
+// shrinkWith shrinks o's schedule with shrink, each candidate run with o's
+// seed and kept when it breaks the same invariants and its faults are over by
+// the horizon (a rounded fault may end past the heal phase), within limit runs.
+func (c *Config) shrinkWith(shrink func(fault.Schedule, func(fault.Schedule) (bool, error)) (fault.Schedule, error), o Outcome, limit int) (Outcome, int, error) {
 	runs, best := 0, o
-	_, err := fault.Shrink(o.Schedule, func(s fault.Schedule) (bool, error) {
-		if runs >= limit {
-			return false, nil
-		}
-		if !c.fits(s) { // a rounded fault may end past the heal phase
+	_, err := shrink(o.Schedule, func(s fault.Schedule) (bool, error) {
+		if runs >= limit || !c.fits(s) {
 			return false, nil
 		}
 		runs++
@@ -45,18 +49,5 @@ func (c *Config) fits(s fault.Schedule) bool {
 // their times stay, since the check already found the fewest and earliest.
 // It runs at most limit schedules and reports how many it ran.
 func (c *Config) ShrinkSizes(o Outcome, limit int) (Outcome, int, error) {
-	runs, best := 0, o
-	_, err := fault.ShrinkMagnitudes(o.Schedule, func(s fault.Schedule) (bool, error) {
-		if runs >= limit {
-			return false, nil
-		}
-		runs++
-		t, err := c.Try(o.Seed, s)
-		if err != nil || !slices.Equal(t.Broken, o.Broken) {
-			return false, err
-		}
-		best = t
-		return true, nil
-	})
-	return best, runs, err
+	return c.shrinkWith(fault.ShrinkMagnitudes, o, limit)
 }

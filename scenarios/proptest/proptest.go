@@ -161,22 +161,20 @@ func (r *runner) exhaustive() (explore.Result, *Failure, error) {
 	if err != nil {
 		return explore.Result{}, nil, err
 	}
-	st := e.Stepper(r.cfg)
-	for !st.Done() {
-		if err := st.Step(); err != nil {
-			return st.Result, nil, err
-		}
+	res, err := e.Run(r.cfg)
+	if err != nil {
+		return res, nil, err
 	}
-	o, n := st.Result.Shortest()
+	o, n := res.Shortest()
 	if o == nil {
-		return st.Result, nil, nil
+		return res, nil, nil
 	}
 	small, runs, err := r.cfg.ShrinkSizes(*o, 1000)
 	if err != nil {
-		return st.Result, nil, err
+		return res, nil, err
 	}
 	fewer := 0
-	for _, t := range st.Result.Levels[:len(o.Schedule)] {
+	for _, t := range res.Levels[:len(o.Schedule)] {
 		fewer += t.Schedules
 	}
 	f, err := r.write(small, explore.Found{Command: r.command, Program: cmp.Or(r.c.Program, "locksim"), Checked: []string{
@@ -184,10 +182,10 @@ func (r *runner) exhaustive() (explore.Result, *Failure, error) {
 		fmt.Sprintf("the first of %d counterexample(s) with %d fault(s); none of the %d schedule(s) with fewer faults broke.", n, len(o.Schedule), fewer),
 		fmt.Sprintf("Its sizes were shrunk in %d more runs.", runs)}})
 	if err != nil {
-		return st.Result, nil, err
+		return res, nil, err
 	}
 	r.last = &f
-	return st.Result, &f, nil
+	return res, &f, nil
 }
 
 // random draws Config.Runs schedules from Config.Seed on (explore's draws) and

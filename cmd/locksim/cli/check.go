@@ -420,18 +420,9 @@ func writeShortest(cfg *explore.Config, e *explore.Exhaustive, found explore.Out
 	if err := writeFileAtomic(cx.File, []byte(src)); err != nil {
 		return cx, outputError{errors.Wrapf(err, "writing %s", cx.File)}
 	}
-	s, err := app.reg.Parse(cx.File, src)
-	if err != nil {
-		return cx, internalError{value: fmt.Sprintf("the written scenario %s does not parse: %v", cx.File, err)}
+	if cx.Replays, err = replays(cfg, small, cx.File, src); err != nil {
+		return cx, internalError{value: err.Error()}
 	}
-	hashed := *cfg
-	hashed.Hash = true
-	again, err := hashed.Try(small.Seed, small.Schedule)
-	if err != nil {
-		return cx, err
-	}
-	replay := scenarios.Run(s, scenarios.RunOptions{})
-	cx.Replays = replay.OK() && replay.Trace.Hash() == again.Hash
 	if !cx.Replays {
 		return cx, internalError{value: fmt.Sprintf("%s does not reproduce its violation on replay", cx.File)}
 	}

@@ -324,20 +324,9 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	if err := os.WriteFile(v.File, []byte(src), 0o644); err != nil {
 		return v, errors.Wrapf(err, "writing %s", v.File)
 	}
-	// The file must reproduce what was found.
-	s, err := app.reg.Parse(v.File, src)
-	if err != nil {
-		return v, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", v.File)
-	}
-	// It replays if the file's run is the shrunk run itself: the same trace.
-	hashed := *cfg
-	hashed.Hash = true
-	again, err := hashed.Try(small.Seed, small.Schedule)
-	if err != nil {
+	if v.Replays, err = replays(cfg, small, v.File, src); err != nil {
 		return v, err
 	}
-	replay := scenarios.Run(s, scenarios.RunOptions{})
-	v.Replays = replay.OK() && replay.Trace.Hash() == again.Hash
 	if !v.Replays {
 		fmt.Fprintf(stderr, "%s explore: %s does not reproduce its violation on replay (a bug)\n", app.name, v.File)
 	}
@@ -412,4 +401,22 @@ func (p *progress) done() {
 	if p.live && p.lastLine > 0 {
 		fmt.Fprintf(p.w, "\r%*s\r", p.lastLine, "")
 	}
+}
+
+// replays reports whether a written scenario file reproduces what was found:
+// it parses, its expectations hold, and its run is the outcome's own run, the
+// same trace hash for hash.
+func replays(cfg *explore.Config, o explore.Outcome, file, src string) (bool, error) {
+	s, err := app.reg.Parse(file, src)
+	if err != nil {
+		return false, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", file)
+	}
+	hashed := *cfg
+	hashed.Hash = true
+	again, err := hashed.Try(o.Seed, o.Schedule)
+	if err != nil {
+		return false, err
+	}
+	replay := scenarios.Run(s, scenarios.RunOptions{})
+	return replay.OK() && replay.Trace.Hash() == again.Hash, nil
 }
