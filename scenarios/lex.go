@@ -20,7 +20,12 @@ type line struct {
 	num       int
 	toks      []token
 	narration string
+	question  string // the comment block's "ask:" lines: the walk's question
 }
+
+// askPrefix starts a comment line that is the question a walk asks at the
+// command below it, before it shows the rows and the narration that answer it.
+const askPrefix = "ask:"
 
 // lexed is a whole script split into its header paragraph and command lines.
 type lexed struct {
@@ -74,10 +79,40 @@ func lex(file, src string) (*lexed, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.lines = append(out.lines, line{num: num, toks: toks, narration: joinParagraph(pending)})
+		narr, ask := splitAsk(pending)
+		out.lines = append(out.lines, line{num: num, toks: toks, narration: joinParagraph(narr), question: joinParagraph(ask)})
 		pending = nil
 	}
 	return out, nil
+}
+
+// splitAsk separates a comment block's "ask:" lines (and the lines that
+// continue one, up to the next blank comment line or narration) from its
+// narration.
+func splitAsk(block []string) (narr, ask []string) {
+	asking := false
+	for _, l := range block {
+		if q, ok := cutFold(l, askPrefix); ok {
+			asking = true
+			ask = append(ask, strings.TrimSpace(q))
+			continue
+		}
+		if asking && l != "" {
+			ask = append(ask, l)
+			continue
+		}
+		asking = false
+		narr = append(narr, l)
+	}
+	return narr, ask
+}
+
+// cutFold is strings.CutPrefix, the prefix matched in any case.
+func cutFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
 }
 
 // checkText refuses a line that is not printable text (a tab is a blank).

@@ -50,7 +50,7 @@ func init() {
 		{"resource", "resource NAME [fencing=on|off]", (*parser).cmdDecl},
 		{"at", "at TIME ACTION", (*parser).cmdAt},
 		{"when", "when PROC EVENT [LOCK] [after=DUR] then ACTION", (*parser).cmdWhen},
-		{"note", `note at TIME "TEXT" | note when PROC EVENT [LOCK] [after=DUR] "TEXT"`, (*parser).cmdNote},
+		{"note", `note at TIME [ask "QUESTION"] "TEXT" | note when PROC EVENT [LOCK] [after=DUR] [ask "QUESTION"] "TEXT"`, (*parser).cmdNote},
 		{"compare-with", "compare-with ID|FILE", (*parser).cmdCompareWith},
 		{"run", "run [until=TIME]", (*parser).cmdRun},
 		{"expect", "expect verdict V | violated NAME | holds NAME | n/a NAME | metric NAME VALUE", (*parser).cmdExpect},
@@ -690,9 +690,11 @@ func (p *parser) cmdWhen(ln line, _ *Args, _ []token) error {
 }
 
 // cmdNote attaches narration to a moment: a time, or a trigger. It changes
-// nothing in the run; the walk stops there and shows the text.
+// nothing in the run; the walk stops there and shows the text. With ask
+// "QUESTION" before the text, the walk asks the question first, and shows the
+// rows that answer it and the text on the next key.
 func (p *parser) cmdNote(ln line, _ *Args, _ []token) error {
-	const usage = `note at TIME "TEXT" or note when PROC EVENT [LOCK] [after=DUR] "TEXT", like: note at 1.2s "C's key is gone"`
+	const usage = `note at TIME [ask "QUESTION"] "TEXT" or note when PROC EVENT [LOCK] [after=DUR] [ask "QUESTION"] "TEXT", like: note at 1.2s "C's key is gone"`
 	if len(ln.toks) < 2 || ln.toks[1].text != "at" && ln.toks[1].text != "when" {
 		return p.errAt(ln, 1, "note needs at TIME or when TRIGGER, then its text", "write "+usage)
 	}
@@ -700,24 +702,33 @@ func (p *parser) cmdNote(ln line, _ *Args, _ []token) error {
 	if len(ln.toks) < 4 || !last.quoted || strings.TrimSpace(last.text) == "" {
 		return p.errAt(ln, len(ln.toks), "note needs its text last, in quotes", "write "+usage)
 	}
-	act := sim.Action{Kind: sim.ActNote, Proc: sim.NoProc, Label: joinTokens(ln.toks[:len(ln.toks)-1]), Narration: last.text, Line: ln.num}
-	if ln.toks[1].text == "at" {
-		if len(ln.toks) != 4 {
-			return p.err(ln.num, ln.toks[3].col, "unexpected "+strconv.Quote(ln.toks[3].text), "write "+usage+" (quote the text)")
+	toks := ln.toks[:len(ln.toks)-1] // the moment, and the question
+	question := ""
+	if n := len(toks); n >= 3 && toks[n-2].text == "ask" && !toks[n-2].quoted {
+		q := toks[n-1]
+		if !q.quoted || strings.TrimSpace(q.text) == "" {
+			return p.err(ln.num, q.col, "ask needs its question in quotes", "write "+usage)
 		}
-		at, err := p.duration(ln.num, ln.toks[2], "a time")
+		question, toks = q.text, toks[:n-2]
+	}
+	act := sim.Action{Kind: sim.ActNote, Proc: sim.NoProc, Label: joinTokens(toks), Narration: last.text, Question: question, Line: ln.num}
+	if ln.toks[1].text == "at" {
+		if len(toks) != 3 {
+			return p.err(ln.num, toks[min(3, len(toks)-1)].col, "unexpected "+strconv.Quote(toks[min(3, len(toks)-1)].text), "write "+usage+" (quote the text)")
+		}
+		at, err := p.duration(ln.num, toks[2], "a time")
 		if err != nil {
 			return err
 		}
 		p.s.steps = append(p.s.steps, step{at: at, action: act})
 		return nil
 	}
-	m, after, err := p.trigger(ln, ln.toks[2:len(ln.toks)-1], usage)
+	m, after, err := p.trigger(ln, toks[2:], usage)
 	if err != nil {
 		return err
 	}
 	act.Proc = m.Proc // the note sits in the column of the process that reported the event
-	p.s.steps = append(p.s.steps, step{when: m, after: after, action: act, trigger: joinTokens(ln.toks[1 : len(ln.toks)-1])})
+	p.s.steps = append(p.s.steps, step{when: m, after: after, action: act, trigger: joinTokens(toks[1:])})
 	return nil
 }
 
@@ -811,7 +822,7 @@ func joinTokens(ts []token) string {
 // action parses the action starting at token i of the line.
 func (p *parser) action(ln line, i int) (sim.Action, error) {
 	toks := ln.toks[i:]
-	act := sim.Action{Label: joinTokens(ln.toks), Narration: ln.narration, Line: ln.num, Proc: sim.NoProc}
+	act := sim.Action{Label: joinTokens(ln.toks), Narration: ln.narration, Question: ln.question, Line: ln.num, Proc: sim.NoProc}
 	verb := toks[0]
 	a, pos := newArgs(p.file, ln.num, verb.text, toks[1:])
 	procFault := func(k sim.ActionKind, usage string) error {

@@ -1,8 +1,12 @@
 package scenarios
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/tui/layout"
@@ -34,4 +38,173 @@ func TestCatalogueWalks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A walk asks before it tells (issue 28): at each stop, the text on screen (the
+// stop's question while it is asked, then the beat's narration with the beat's
+// rows) names no outcome the screen has not drawn yet. An outcome is a fact a
+// row below the last row drawn reports and no row drawn reports: a client that
+// comes to hold (or believe, or win) a lock, a decision, the resource accepting
+// or refusing an operation, an invariant violated. A sentence names one when it
+// has the process's name and a word for the outcome ("c2 holds the lock too").
+func TestCatalogueWalksHaveNoSpoiler(t *testing.T) {
+	for _, s := range catalogue(t) {
+		res := Run(s, RunOptions{})
+		tl := layout.New(res.Trace, &res.Report)
+		for _, b := range tl.Beats() {
+			if b.Question != "" {
+				for _, sp := range spoilers(tl, b.Question, b.Stop) {
+					t.Errorf("%s: the question at %s names %s, which only a later row shows", s.ID, tl.Row(b.Stop).At, sp)
+				}
+			}
+			for _, sp := range spoilers(tl, b.Narration, b.End) {
+				t.Errorf("%s: the narration at %s names %s, which only a row after the beat (from %s) shows:\n  %q",
+					s.ID, tl.Row(b.Stop).At, sp, tl.Row(b.End).At, b.Narration)
+			}
+		}
+	}
+}
+
+// The spoiler check fails on a narration that names a later outcome: a note
+// placed before the acquisition it tells of, and a question that gives the
+// answer away.
+func TestSpoilerCheckFindsALaterOutcome(t *testing.T) {
+	s, err := Parse("spoiler.scn", `protocol redis
+node r1 redis
+client c1 redis-lock server=r1
+client c2 redis-lock server=r1
+at 0s c1 acquire L ttl=10s
+note at 50ms "c1 keeps L past its TTL; at 11 s c2 holds it too"
+at 11s c2 acquire L ttl=10s
+run until=13s
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := layout.New(Run(s, RunOptions{}).Trace, nil)
+	var found []string
+	for _, b := range tl.Beats() {
+		found = append(found, spoilers(tl, b.Narration, b.End)...)
+	}
+	if len(found) == 0 {
+		t.Fatal("a note that tells, at 50 ms, that c2 holds the lock at 11 s was not caught")
+	}
+	if sp := spoilers(tl, "Will c2 get it? c2 holds it, of course.", 0); len(sp) == 0 {
+		t.Error("a question that answers itself was not caught")
+	}
+	if sp := spoilers(tl, "Will c2 get the lock?", 0); len(sp) != 0 {
+		t.Errorf("a question that only asks was caught: %v", sp)
+	}
+}
+
+// outcome is a fact a row reports: who, and the words that say it.
+type outcome struct {
+	who   string // the process (empty: anyone)
+	what  string // the fact, for the message
+	words []string
+}
+
+// outcomesOf lists the facts row r reports.
+func outcomesOf(tl *layout.Timeline, r int) []outcome {
+	tr := tl.Trace()
+	ev := tl.RowEvent(r)
+	if ev < 0 {
+		f := strings.Fields(tl.Row(r).Text) // "VIOLATION mutex-belief: ..."
+		if len(f) < 2 {
+			return nil
+		}
+		name := strings.TrimSuffix(f[1], ":")
+		return []outcome{{what: name + " violated", words: []string{name}}}
+	}
+	var out []outcome
+	for i := range tr.NumObs() {
+		if tr.ObsEvent(i) != ev {
+			continue
+		}
+		o := tr.Observation(i)
+		name := func(p sim.ProcID) string {
+			if p >= 0 && int(p) < len(tr.Names) {
+				return tr.Names[p]
+			}
+			return ""
+		}
+		switch o.Kind {
+		case sim.ObsBeliefStart:
+			out = append(out, outcome{name(o.Client), name(o.Client) + " holds " + o.Lock,
+				[]string{"holds", "holding", "wins", "won", "believes", "acquired", "gets", "takes"}})
+		case sim.ObsDecide:
+			w := []string{"commit", "commits", "committed"}
+			if o.Name == sim.Abort {
+				w = []string{"abort", "aborts", "aborted"}
+			}
+			out = append(out, outcome{name(o.Proc), name(o.Proc) + " decides " + o.Name, w})
+		case sim.ObsResource:
+			w := []string{"accepts", "accepted"}
+			if !o.Accepted {
+				w = []string{"rejects", "rejected", "refuses", "refused"}
+			}
+			out = append(out, outcome{name(o.Client), name(o.Proc) + " " + w[0] + " " + name(o.Client) + "'s " + o.Op, w})
+		}
+	}
+	return out
+}
+
+// spoilers lists the outcomes text names that rows after row visible report
+// and no row up to it does. A sentence names an outcome when a word for it
+// follows the process's name within four words, with no other process named
+// between ("c2 asks r3 and gets the lock"; not "c2 tries while c1 holds it").
+func spoilers(tl *layout.Timeline, text string, visible int) []string {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for r := 0; r <= visible && r < tl.Len(); r++ {
+		for _, o := range outcomesOf(tl, r) {
+			seen[o.what] = true
+		}
+	}
+	names := map[string]bool{}
+	for _, n := range tl.Trace().Names {
+		names[strings.ToLower(n)] = true
+	}
+	var out []string
+	sentences := strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return c == '.' || c == ';' || c == '?' || c == '!' || c == ',' })
+	for r := visible + 1; r < tl.Len(); r++ {
+		for _, o := range outcomesOf(tl, r) {
+			if seen[o.what] {
+				continue
+			}
+			seen[o.what] = true // each outcome once
+			for _, sen := range sentences {
+				words := strings.FieldsFunc(sen, func(c rune) bool { return c != '-' && !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+				if names1(words, o, names) {
+					out = append(out, fmt.Sprintf("%q (%s, at %s)", strings.TrimSpace(sen), o.what, tl.Row(r).At))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// names1 reports whether the words name outcome o.
+func names1(words []string, o outcome, names map[string]bool) bool {
+	who := strings.ToLower(o.who)
+	for i, w := range words {
+		if !slices.Contains(o.words, w) {
+			continue
+		}
+		if who == "" {
+			return true
+		}
+		for j := i - 1; j >= 0 && j >= i-4; j-- {
+			if words[j] == who {
+				return true
+			}
+			if names[words[j]] {
+				break // another process is the subject
+			}
+		}
+	}
+	return false
 }

@@ -35,6 +35,9 @@ type Action struct {
 	Link      Link          // link: the new settings
 	Label     string        // its text as the scenario wrote it
 	Narration string        // the scenario's comment for this step
+	// Question is the scenario's question for this step: a walk asks it before
+	// it shows what the step leads to and its narration (the answer).
+	Question string
 	Line      int           // scenario line, for messages
 }
 

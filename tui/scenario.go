@@ -41,6 +41,8 @@ type Scenario struct {
 	help    HelpScreen
 	walk    bool
 	present bool
+	asking  int  // walk: the stop row whose question is on screen, its answer not yet shown (-1: none)
+	walked  bool // walk: a beat has been shown (before that, the first stop may be the cursor's row)
 	quiet   bool // quiet as it was before presentation turned it on
 	play    player
 	focus   int // the panel that tab chose
@@ -63,7 +65,7 @@ type backMsg struct{}
 // NewScenario opens a run.
 func NewScenario(com *Common, res *scenarios.Result, opt ScenarioOptions) Scenario {
 	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, layout.New(res.Trace, &res.Report)),
-		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}}
+		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}, asking: -1}
 	for i := range m.panels {
 		m.panels[i] = NewPanel(com)
 	}
@@ -87,11 +89,14 @@ func (m *Scenario) SetSize(w, h int) {
 
 func (m *Scenario) setWalk(on bool) {
 	m.walk = on
+	m.asking, m.walked = -1, false
 	m.tl.SetReveal(on)
 	if on {
 		m.keys.Play.SetHelp("space", "next stop")
+		m.keys.Walk.SetHelp("w", "end the walk")
 	} else {
 		m.keys.Play.SetHelp("space", "play/pause")
+		m.keys.Walk.SetHelp("w", "walk the story")
 	}
 }
 
@@ -150,16 +155,45 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 	return m, cmd
 }
 
-// nextStop goes to the walk's next stop, or to the end when the story is told.
+// nextStop goes on with the walk. At a stop whose question is on screen, it
+// shows the answer: the beat's rows, down to the next stop, and its
+// narration. Otherwise it goes to the next stop: to ask its question, or,
+// when it has none, to show its beat and narration at once. After the last
+// beat, the end of the run.
 func (m *Scenario) nextStop() {
-	if !m.tl.jump(m.tl.Layout().Stops(), false) {
-		m.tl.SetCursor(m.tl.Layout().Len() - 1)
+	tl := m.tl.Layout()
+	if m.asking >= 0 {
+		if b, ok := tl.BeatOf(m.asking); ok {
+			m.tl.SetCursor(b.End)
+		}
+		m.asking = -1
+		return
 	}
+	from := m.tl.Cursor()
+	if !m.walked {
+		from = -1 // the walk opens on the first row, which may be the first stop
+	}
+	m.walked = true
+	next := layout.Next(tl.Stops(), from, false)
+	if next < 0 {
+		m.tl.SetCursor(tl.Len() - 1)
+		return
+	}
+	b, _ := tl.BeatOf(next)
+	if b.Question != "" {
+		m.tl.SetCursor(next)
+		m.asking = next
+		return
+	}
+	m.tl.SetCursor(b.End)
 }
 
 // sync puts what the cursor shows into the panels and the detail line, then
 // lays the screen out again (their heights follow their text).
 func (m *Scenario) sync() {
+	if m.asking != m.tl.Cursor() {
+		m.asking = -1 // the cursor left the stop: the question is no longer asked
+	}
 	for i := range m.panels {
 		m.panels[i].SetFocus(i == m.focus && !m.present)
 	}
@@ -177,11 +211,24 @@ func (m *Scenario) sync() {
 }
 
 // narration is the narration in force at the cursor; before the story starts,
-// the scenario's summary.
+// the scenario's summary. In a walk, a stop's question while it is asked
+// (its answer's rows not yet drawn), and then the beat's narration.
 func (m Scenario) narration() string {
 	tl := m.tl.Layout()
 	if tl.Len() == 0 {
 		return ""
+	}
+	if m.walk && m.asking == m.tl.Cursor() {
+		b, _ := tl.BeatOf(m.asking)
+		return m.com.Styles.Question.Render("? "+b.Question) + "\n\n" + m.com.Styles.Dim.Render("space: the answer")
+	}
+	if b, ok := tl.BeatOf(m.tl.Cursor()); m.walk && ok {
+		if b.Narration != "" {
+			return b.Narration
+		}
+		if text, at := tl.Narration(m.tl.Cursor()); at < 0 || text == "" {
+			return tl.Row(b.Stop).Text // a fault or a violation the scenario does not narrate: what it is
+		}
 	}
 	if text, at := tl.Narration(m.tl.Cursor()); at >= 0 {
 		return text

@@ -15,7 +15,7 @@ type Styles struct {
 	Header, Footer, Cursor, Dim, Title     lipgloss.Style
 	Badge, BadgeBad, BadgeWarn, Mode       lipgloss.Style
 	Panel, PanelFocus, PanelTitle, Changed lipgloss.Style
-	Selected, Differs, Marker              lipgloss.Style
+	Selected, Differs, Marker, Question    lipgloss.Style
 	Cells                                  map[layout.CellKind]lipgloss.Style
 	Folded                                 lipgloss.Style   // quiet's background tick
 	Bars                                   []lipgloss.Style // belief bars, one colour per client
@@ -48,6 +48,7 @@ func NewStyles(dark, plain bool) Styles {
 		Selected:   st().Bold(true).Underline(true),
 		Differs:    st().Foreground(c("#af00af", "#ff87ff")).Bold(true),
 		Marker:     st().Foreground(c("#005fd7", "#5fafff")).Bold(true),
+		Question:   st().Foreground(c("#8700af", "#ffaf00")).Bold(true),
 		Violation:  st().Foreground(red).Bold(true),
 		Folded:     st().Foreground(faint),
 		Cells: map[layout.CellKind]lipgloss.Style{
@@ -96,7 +97,7 @@ func plainStyles(s Styles) Styles {
 	p := Styles{Plain: true, Header: st(), Badge: st(), BadgeBad: st(), BadgeWarn: st(), Mode: st(), Footer: st(),
 		Cursor: st(), Dim: st(), Title: st(), Panel: st().Border(lipgloss.NormalBorder()),
 		PanelFocus: st().Border(lipgloss.DoubleBorder()), PanelTitle: st(), Changed: st(), Selected: st(),
-		Differs: st(), Marker: st(), Violation: st(), Folded: st(), Cells: map[layout.CellKind]lipgloss.Style{},
+		Differs: st(), Marker: st(), Question: st(), Violation: st(), Folded: st(), Cells: map[layout.CellKind]lipgloss.Style{},
 		Verdict: map[string]lipgloss.Style{}}
 	for range s.Bars {
 		p.Bars = append(p.Bars, st())

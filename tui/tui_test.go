@@ -350,32 +350,40 @@ func looker(t *testing.T, tm *teatest.TestModel) func() (string, string, string)
 	}
 }
 
-// --walk through 3pc-partition in a real program (teatest): each space lands on
-// the next stop of the story, with that stop's narration, nothing drawn below the
-// cursor, and the story told in readable words: p1 COMMITs, p2 and p3 ABORT.
+// --walk through 3pc-partition in a real program (teatest): each space shows
+// the next beat of the story (a stop and the rows down to the next stop) with
+// that beat's narration, nothing drawn below the cursor, and the story told in
+// readable words: p1 COMMITs, p2 and p3 ABORT.
 func TestWalkThrough3PCPartition(t *testing.T) {
 	res := result(t, "3pc-partition")
 	tl := layout.New(res.Trace, &res.Report)
 	tm := teatest.NewTestModel(t, probe{NewApp(Options{Result: res, Walk: true, Dark: true})}, teatest.WithInitialTermSize(120, 40))
 	look := looker(t, tm)
 	var story []string
-	for i, r := range tl.Stops() {
-		if r > 0 { // the walk opens on row 1, which may be the first stop
-			tm.Send(keyMsg("space"))
+	for i, b := range tl.Beats() {
+		tm.Send(keyMsg("space"))
+		if b.Question != "" {
+			tm.Send(keyMsg("space")) // the answer
 		}
 		scr, narration, grid := look()
-		want, _ := tl.Narration(r)
+		want := b.Narration
+		if want == "" {
+			want, _ = tl.Narration(b.End)
+		}
+		if want == "" {
+			want = tl.Row(b.Stop).Text // a fault or violation nobody narrated: what it is
+		}
 		header := strings.Split(scr, "\n")[0]
-		if !strings.Contains(header, fmt.Sprintf("row %d/%d", r+1, tl.Len())) || !strings.Contains(header, "WALK") {
-			t.Fatalf("stop %d: the header is %q, want row %d", i+1, header, r+1)
+		if !strings.Contains(header, fmt.Sprintf("row %d/%d", b.End+1, tl.Len())) || !strings.Contains(header, "WALK") {
+			t.Fatalf("beat %d: the header is %q, want row %d", i+1, header, b.End+1)
 		}
 		if narration != want || want == "" {
-			t.Errorf("stop %d: narration %q, want %q", i+1, narration, want)
+			t.Errorf("beat %d: narration %q, want %q", i+1, narration, want)
 		}
 		cursor := false
 		for _, l := range strings.Split(grid, "\n") {
 			if cursor && strings.TrimSpace(l) != "" {
-				t.Errorf("stop %d: a row is drawn below the cursor: %q", i+1, l)
+				t.Errorf("beat %d: a row is drawn below the cursor: %q", i+1, l)
 			}
 			cursor = cursor || strings.HasPrefix(l, "▸")
 		}

@@ -3,6 +3,7 @@ package layout
 import (
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/locksim/locksim/sim"
 )
@@ -50,21 +51,34 @@ func (tl *Timeline) FaultRows() []int {
 }
 
 // Stops lists the rows a walk stops at, the beats of the story: each narrated
-// step and note, each fault, each violation. A step without narration at the
-// same true time as the one before it belongs to that one's beat (two partition
-// lines under one comment are one stop).
+// step and note, each fault, each violation that no such stop caused. A step
+// without narration at the same true time as the one before it belongs to that
+// one's beat (two partition lines under one comment are one stop), and so does
+// a violation within a second after a stop and before the next scheduled
+// action: the answer to what the stop asked, shown with the rows it follows
+// from (a clock jump and the quorum it breaks; a note and the liveness
+// violation it explains).
 func (tl *Timeline) Stops() []int {
 	if tl.stopRows == nil {
 		tl.stopRows = []int{}
 		acts := tl.actionRows()
+		last := -1 // the last stop, while no other action has begun since
 		for r, ref := range tl.refs {
-			stop := ref < 0
-			if _, first := slices.BinarySearch(acts, r); first && !stop {
+			_, first := slices.BinarySearch(acts, r)
+			stop := false
+			switch {
+			case ref < 0:
+				stop = last < 0 || tl.RowTime(r)-tl.RowTime(last) > sim.Time(time.Second)
+			case first:
 				e := tl.t.Event(int(ref))
 				stop = e.Kind.IsFault() || tl.narration(e) != ""
+				last = -1
 			}
 			if stop {
 				tl.stopRows = append(tl.stopRows, r)
+				if ref >= 0 {
+					last = r
+				}
 			}
 		}
 	}

@@ -49,8 +49,9 @@ type Timeline struct {
 	base    *Timeline     // the unfiltered timeline of a filtered one; nil for itself
 	bg      []uint64      // base only: the events a quiet view folds, one bit each (built on first use)
 
-	violRows, faultRows, stopRows, actRows []int // built on first use
-	timeW                                  int   // the width of the time column
+	violRows, faultRows, stopRows, actRows []int  // built on first use
+	beats                                  []Beat // built on first use
+	timeW                                  int    // the width of the time column
 }
 
 // TimeWidth is the width of the time column: the longest true time of the run.
