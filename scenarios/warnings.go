@@ -3,6 +3,8 @@ package scenarios
 import (
 	"fmt"
 	"strings"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // Warning is something a scenario may legally say but its author almost surely
@@ -95,8 +97,56 @@ func (r *Result) Warnings() []Warning {
 				Msg:  "`" + st.trigger + "` never fired: this line's action never happened",
 				Hint: "check in the timeline that the event happens before the run ends, and its process and lock are the ones named"})
 		}
+		if st.when == nil && st.action.Kind == sim.ActNote && happened[int32(i)] {
+			if w, ok := r.lonelyNote(st); ok {
+				out = append(out, w)
+			}
+		}
 	}
 	return out
+}
+
+// lonelyNote warns about a note at a time when nothing else happens: its
+// narration would stand between two rows, before or after the event it tells
+// of (a walk shows a narration with the rows of its beat, so such a note tells
+// of rows its beat does not show). The hint names the nearest event, to
+// attach the note to (note when ...) or to move it to.
+func (r *Result) lonelyNote(st step) (Warning, bool) {
+	tr := r.Trace
+	at := sim.Time(st.at)
+	for _, res := range r.Report.Results {
+		for _, v := range res.Violations {
+			if v.At == at {
+				return Warning{}, false // it tells of a violation judged at that instant (a bound)
+			}
+		}
+	}
+	best, bestD := -1, sim.Time(-1)
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		if e.Kind == sim.EvNote || e.Kind == sim.EvEnd {
+			continue
+		}
+		if e.At == at {
+			return Warning{}, false // something happens at the note's time
+		}
+		d := e.At - at
+		if d < 0 {
+			d = -d
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = i, d
+		}
+	}
+	hint := "attach it to an event with note when PROC EVENT, or give it the time of the event it tells of"
+	if best >= 0 {
+		e := tr.Event(best)
+		hint = fmt.Sprintf("the nearest event is at %s, %s: write note at %s, or note when ... for the event it tells of",
+			e.At, tr.EventText(best), e.At)
+	}
+	return Warning{File: r.Scenario.File, Line: st.action.Line, Col: 1,
+		Msg:  "nothing happens at " + at.String() + ", this note's time: its narration stands between two events",
+		Hint: hint}, true
 }
 
 // declared is the name a declaration line declares, or "".
