@@ -38,7 +38,7 @@ type Action struct {
 	// Question is the scenario's question for this step: a walk asks it before
 	// it shows what the step leads to and its narration (the answer).
 	Question string
-	Line      int           // scenario line, for messages
+	Line     int // scenario line, for messages
 }
 
 // Match selects observations that fire a trigger. A zero field matches anything
