@@ -208,3 +208,46 @@ func names1(words []string, o outcome, names map[string]bool) bool {
 	}
 	return false
 }
+
+// Promise beside belief (issue 28): each grant's promised window is a bar in
+// the service's column, from the grant to the end of its window (the TTL, in
+// true time), closed early only by the owner's release. An early expiry (a
+// clock jump) does not close it: the bar shows the promise the service broke.
+// Sources: Redis, "Distributed Locks with Redis"; Kleppmann (2016).
+func TestPromiseBarsFollowTheServicesPromise(t *testing.T) {
+	bar := func(id, proc string, at sim.Time) bool {
+		t.Helper()
+		s, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := layout.New(Run(s, RunOptions{}).Trace, nil)
+		col := -1
+		for i, c := range tl.Columns() {
+			if c.Name == proc {
+				col = i
+			}
+		}
+		r := tl.RowAt(tl.Key(0))
+		for r+1 < tl.Len() && tl.RowTime(r+1) <= at {
+			r++
+		}
+		return tl.Row(r).Cells[col].Spans&layout.SpanPromise != 0
+	}
+	s := func(sec float64) sim.Time { return sim.Time(sec * float64(time.Second)) }
+	// C's clock jumps at 1 s and its key expires at once; the promise ran to 10 s.
+	if !bar("redlock-clock-jump", "C", s(1.5)) {
+		t.Error("redlock-clock-jump: C's promise to c1 is not drawn after its key expired early")
+	}
+	if bar("redlock-clock-jump", "C", s(0.0001)) {
+		t.Error("redlock-clock-jump: C's promise is drawn before C grants anything")
+	}
+	// The owner's release closes the promise (at 2.001 s; the next grant at 2.109 s).
+	if !bar("redis-happy", "r1", s(1.9)) || bar("redis-happy", "r1", s(2.05)) {
+		t.Error("redis-happy: r1's promise to c1 is not closed by c1's release")
+	}
+	// c1 holds past its TTL (10 s): r1's promise ends at 10 s, not at c1's DEL.
+	if !bar("redis-del-after-expiry", "r1", s(9.9)) || bar("redis-del-after-expiry", "r1", s(10.5)) {
+		t.Error("redis-del-after-expiry: r1's promise to c1 does not end with its TTL")
+	}
+}

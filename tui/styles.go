@@ -117,6 +117,8 @@ func (s Styles) cell(c layout.Cell, proc, width int) string {
 	switch {
 	case c.Spans&layout.SpanBelief != 0:
 		bar = s.Bars[proc%len(s.Bars)].Render(bar)
+	case c.Spans&layout.SpanPromise != 0:
+		bar = s.Cells[layout.CellGrant].UnsetBold().Render(bar)
 	case c.Spans&layout.SpanDown != 0:
 		bar = s.Dim.Render(bar)
 	}

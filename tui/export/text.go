@@ -47,7 +47,7 @@ func WriteText(w io.Writer, r *scenarios.Result, opt TextOptions) error {
 	if err := r.Trace.WriteNarrated(w, head, tail); err != nil {
 		return err
 	}
-	heading := "Timeline (one column per process, time downwards; ┃ a client believes it holds the lock, ◆ a violation):"
+	heading := "Timeline (one column per process, time downwards; ┃ a client believes it holds the lock, │ a service's promise to one, ◆ a violation):"
 	if opt.Width > 0 {
 		heading = strings.Join(sim.Wrap(heading, opt.Width), "\n")
 	}

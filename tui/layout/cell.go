@@ -43,6 +43,7 @@ const (
 	SpanPaused                  // the process is paused
 	SpanDown                    // the process is down
 	SpanFolded                  // background traffic of this process was folded into this row (quiet)
+	SpanPromise                 // the service's promise to a client is open: the grant's window, until it ends or the owner releases
 )
 
 // Cell is one column of one row. Label is the cell's word; Short, when set, is a
@@ -134,6 +135,7 @@ func Legend() []LegendEntry {
 	}
 	return append(out,
 		LegendEntry{Cell{Spans: SpanBelief}, "a client believes it holds the lock (one colour per client): two bars on one row are two holders"},
+		LegendEntry{Cell{Spans: SpanPromise}, "the service's promise: from a grant until its window ends (TTL, lease; a session's until it ends) or the owner releases; an early expiry does not end it, so the bar shows a promise broken"},
 		LegendEntry{Cell{Spans: SpanPaused}, "the process is paused"},
 		LegendEntry{Cell{Spans: SpanDown}, "the process is down (crashed, not restarted yet)"},
 		LegendEntry{Cell{Spans: SpanFolded}, "quiet: background traffic (heartbeats, pings, keepalives) folded into this row"},

@@ -19,6 +19,8 @@ func CellText(c Cell, width int) string {
 	switch {
 	case c.Spans&SpanBelief != 0:
 		b.WriteString("┃")
+	case c.Spans&SpanPromise != 0:
+		b.WriteString("│")
 	case c.Spans&SpanDown != 0:
 		b.WriteString("╎")
 	default:

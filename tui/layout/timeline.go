@@ -170,12 +170,46 @@ func (tl *Timeline) buildSpans() {
 			delete(open, openKey{c, s})
 		}
 	}
+	// Promises: a grant's window, from its row to the first row at or after
+	// its end (a renewal moves the end), closed early only by the owner's
+	// release; a grant with no expiry lasts until it is withdrawn.
+	var promises []*promise // in the order granted
+	find := func(c int, o *sim.Observation) *promise {
+		for _, pr := range promises {
+			if pr.col == c && pr.client == o.Client && pr.lock == o.Lock {
+				return pr
+			}
+		}
+		return nil
+	}
+	promising := func(c int) bool {
+		for _, pr := range promises {
+			if pr.col == c && pr.open {
+				return true
+			}
+		}
+		return false
+	}
+	end := func(pr *promise, row int) {
+		pr.open = false
+		if !promising(pr.col) {
+			stop(pr.col, SpanPromise, row)
+		}
+	}
+	closeDue := func(row int, at sim.Time) {
+		for _, pr := range promises {
+			if pr.open && pr.end <= at {
+				end(pr, row)
+			}
+		}
+	}
 	t, oi := tl.t, 0
 	for row, ref := range tl.refs {
 		if ref < 0 {
 			continue
 		}
 		ei := int(ref)
+		closeDue(row, tl.t.Event(ei).At)
 		for oi < t.NumObs() && t.ObsEvent(oi) < ei {
 			oi++
 		}
@@ -214,6 +248,22 @@ func (tl *Timeline) buildSpans() {
 				if len(beliefs[c]) == 0 {
 					stop(c, SpanBelief, row+1)
 				}
+			case sim.ObsGrant:
+				sc := int(o.Proc)
+				pr := find(sc, o)
+				if pr == nil {
+					pr = &promise{col: sc, client: o.Client, lock: o.Lock}
+					promises = append(promises, pr)
+				}
+				pr.end, pr.open = sim.Never, true
+				if o.Window > 0 {
+					pr.end = o.At.Add(o.Window)
+				}
+				start(sc, SpanPromise, row)
+			case sim.ObsGrantEnd:
+				if pr := find(int(o.Proc), o); pr != nil && pr.open && (o.Reason == sim.ReasonReleased || pr.end == sim.Never) {
+					end(pr, row+1)
+				}
 			}
 		}
 	}
@@ -230,6 +280,16 @@ func (tl *Timeline) buildSpans() {
 	for c := range tl.spans {
 		sort.SliceStable(tl.spans[c], func(i, j int) bool { return tl.spans[c][i].from < tl.spans[c][j].from })
 	}
+}
+
+// promise is a grant's window as the spans follow it: the service's column,
+// the client and lock it is for, when it ends, and whether it still holds.
+type promise struct {
+	col    int
+	client sim.ProcID
+	lock   string
+	end    sim.Time // sim.Never: until withdrawn
+	open   bool
 }
 
 // Columns lists the processes shown, in declaration order.

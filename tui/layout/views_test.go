@@ -220,7 +220,7 @@ func TestLegendCoversEveryMark(t *testing.T) {
 			t.Errorf("the legend lacks %s", k.Glyph())
 		}
 	}
-	if want := layout.SpanBelief | layout.SpanPaused | layout.SpanDown | layout.SpanFolded; spans != want {
+	if want := layout.SpanBelief | layout.SpanPaused | layout.SpanDown | layout.SpanFolded | layout.SpanPromise; spans != want {
 		t.Errorf("the legend's spans %b, want %b", spans, want)
 	}
 }
