@@ -38,12 +38,12 @@ const (
 type Span uint8
 
 const (
-	SpanNone   Span = 0
-	SpanBelief Span = 1 << iota // the client believes it holds a lock: the bar
-	SpanPaused                  // the process is paused
-	SpanDown                    // the process is down
-	SpanFolded                  // background traffic of this process was folded into this row (quiet)
-	SpanPromise                 // the service's promise to a client is open: the grant's window, until it ends or the owner releases
+	SpanNone    Span = 0
+	SpanBelief  Span = 1 << iota // the client believes it holds a lock: the bar
+	SpanPaused                   // the process is paused
+	SpanDown                     // the process is down
+	SpanFolded                   // background traffic of this process was folded into this row (quiet)
+	SpanPromise                  // the service's promise to a client is open: the grant's window, until it ends or the owner releases
 )
 
 // Cell is one column of one row. Label is the cell's word; Short, when set, is a
