@@ -161,7 +161,14 @@ func (a *Args) Required(key, what string) (string, bool) {
 	a.required(key)
 	t, ok := a.take(key)
 	if !ok {
-		a.fail(1, a.cmd+" needs "+key+"=", key+"= names "+what)
+		col, hint := 1, key+"= names "+what
+		for _, k := range a.keys { // a misspelling of it on the line: point at it
+			if k.text != key && closest(k.text, []string{key}) == key {
+				col, hint = k.col, "did you mean "+key+"=? ("+short(k.text)+"= is not an argument of "+a.cmd+"); "+hint
+				break
+			}
+		}
+		a.fail(col, a.cmd+" needs "+key+"=", hint)
 	}
 	return t.text, ok
 }
@@ -397,3 +404,8 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Closest is the candidate nearest to s by edit distance, when it is close
+// enough to be a misspelling of it (case does not count), or "": for the
+// command line's "did you mean" on flag values, as the parser's on words.
+func Closest(s string, cands []string) string { return closest(s, cands) }

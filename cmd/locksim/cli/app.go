@@ -126,8 +126,11 @@ func (a application) load(arg string) (*scenarios.Scenario, error) {
 		}
 		ids = append(ids, s.ID)
 	}
-	return nil, errors.Errorf("no scenario %q: it is neither a catalogue id nor a file\n  hint: run `%s list` for the catalogue (%s), or give the path of a %s file",
-		arg, a.name, strings.Join(ids, ", "), scenarios.Ext)
+	hint := "run `" + a.name + " list` for the catalogue (" + strings.Join(ids, ", ") + "), or give the path of a " + scenarios.Ext + " file"
+	if s := scenarios.Closest(arg, ids); s != "" {
+		hint = "did you mean " + s + "? " + hint
+	}
+	return nil, errors.Errorf("no scenario %q: it is neither a catalogue id nor a file\n  hint: %s", arg, hint)
 }
 
 // presets are the explorer's built-in templates, when the catalogue is the

@@ -175,11 +175,12 @@ proved).`)
 	}
 	bound := explore.Bound{MaxFaults: o.maxFaults, Menu: explore.DefaultMenu(0), NoDeadlines: o.noDeadlines}
 	if bound.Points, err = explore.ParsePoints(o.points); err != nil {
-		return usageError{err}
+		return usageError{errors.Errorf("%v%s", err, didYouMean(o.points, []string{"events", "observations"}))}
 	}
 	for _, m := range o.menu {
 		if bound.Menu, err = explore.ParseMenu(bound.Menu, m); err != nil {
-			return usageError{err}
+			kind, _, _ := strings.Cut(m, "=")
+			return usageError{errors.Errorf("%v%s", err, didYouMean(kind, kindNames()))}
 		}
 	}
 	var old *explore.Certificate

@@ -34,7 +34,7 @@ func checkEnvelope(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, 
 	}
 	kinds, err := fault.ParseKinds(kind)
 	if err != nil {
-		return usagef("--envelope: %v", err)
+		return usagef("--envelope: %v%s", err, didYouMean(kind, kindNames()))
 	}
 	v, err := e.Envelope(cfg.Worker(), kinds[0], proc, o.resolution)
 	if err != nil {

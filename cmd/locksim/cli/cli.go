@@ -269,7 +269,7 @@ func newFlagSet(name, synopsis, about string) *flag.FlagSet {
 // checkFormat accepts one of a command's output formats.
 func checkFormat(f string, formats ...string) error {
 	if !slices.Contains(formats, f) {
-		return usagef("--format %q: expected %s", f, strings.Join(formats, ", "))
+		return usagef("--format %q: expected %s%s", f, strings.Join(formats, ", "), didYouMean(f, formats))
 	}
 	return nil
 }

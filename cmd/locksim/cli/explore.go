@@ -240,14 +240,14 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 			return nil, usageError{err}
 		}
 	} else if tpl, err = explore.Preset(target); err != nil {
-		return nil, usageError{errors.Wrap(err, "explore: "+target+" is neither a file, a preset nor a catalogue id")}
+		return nil, usageError{errors.Errorf("explore: %s is neither a file, a preset nor a catalogue id: %v%s", target, err, didYouMean(target, app.presets()))}
 	}
 	cfg := &explore.Config{Template: tpl, Liveness: o.liveness, Hash: o.determinism,
 		Space: fault.Space{Menu: fault.Kinds, MaxFaults: o.maxFaults, Swarm: o.swarm}}
 	if o.faults != "" {
 		menu, err := fault.ParseKinds(o.faults)
 		if err != nil {
-			return nil, usageError{errors.Wrap(err, "--faults")}
+			return nil, usageError{errors.Errorf("--faults: %v%s", err, eachDidYouMean(o.faults, kindNames()))}
 		}
 		cfg.Space.Menu = menu
 	}
@@ -266,7 +266,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	if o.invariants != "" {
 		for _, n := range strings.Split(o.invariants, ",") {
 			if !slices.Contains(check.Names(), n) {
-				return nil, usagef("--invariants: unknown invariant %q (invariants are: %s)", n, strings.Join(check.Names(), ", "))
+				return nil, usagef("--invariants: unknown invariant %q%s (invariants are: %s)", n, didYouMean(n, check.Names()), strings.Join(check.Names(), ", "))
 			}
 			if slices.Contains(check.LivenessNames(), n) && !o.liveness {
 				return nil, usagef("--invariants %s: a liveness invariant is judged only with --liveness (the heal phase and the bound after it)", n)
@@ -419,4 +419,13 @@ func replays(cfg *explore.Config, o explore.Outcome, file, src string) (bool, er
 	}
 	replay := scenarios.Run(s, scenarios.RunOptions{})
 	return replay.OK() && replay.Trace.Hash() == again.Hash, nil
+}
+
+// kindNames is the fault kinds by name, for a did-you-mean.
+func kindNames() []string {
+	var out []string
+	for _, k := range fault.Kinds {
+		out = append(out, string(k))
+	}
+	return out
 }

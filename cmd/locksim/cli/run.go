@@ -168,7 +168,7 @@ func checkRunFlags(fs *flag.FlagSet, format, by string, width int) error {
 		return err
 	}
 	if by != "time" && by != "row" {
-		return usagef("--by %q: expected time or row", by)
+		return usagef("--by %q: expected time or row%s", by, didYouMean(by, []string{"time", "row"}))
 	}
 	if width < -1 {
 		return usagef("--width %d: expected a number of columns (0: unlimited)", width)

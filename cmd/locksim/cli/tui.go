@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -111,6 +112,9 @@ func loadPair(arg, vs string) (*scenarios.Scenario, *scenarios.Scenario, error) 
 		b, err = a.Control()
 	} else {
 		b, err = app.load(vs)
+		if err != nil && didYouMean(vs, []string{"pair"}) != "" {
+			err = fmt.Errorf("--vs %q: neither a scenario nor pair (did you mean pair? --vs pair compares with %s's own compare-with)", vs, a.ID)
+		}
 	}
 	if err != nil {
 		return nil, nil, usageError{err}
