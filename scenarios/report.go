@@ -20,7 +20,11 @@ func (r *Result) ReproduceCommand() string {
 	if prog == "" {
 		prog = "locksim"
 	}
-	return fmt.Sprintf("%s run %s --seed %d", prog, r.Scenario.arg(), r.Seed)
+	cmd := fmt.Sprintf("%s run %s", prog, r.Scenario.arg())
+	for _, l := range r.Scenario.WhatIf {
+		cmd += " --with " + strconv.Quote(l)
+	}
+	return fmt.Sprintf("%s --seed %d", cmd, r.Seed)
 }
 
 // arg is how the command line names the scenario: its id when it is a catalogue

@@ -28,6 +28,8 @@ type Scenario struct {
 	// Warnings are what the text shows its author almost surely did not mean
 	// (see Warning); Result.Warnings adds what only the run shows.
 	Warnings []Warning
+	// WhatIf lists the lines With added to the scenario it was made from, or nil.
+	WhatIf []string
 
 	reg   *Registry
 	net   sim.Link

@@ -335,7 +335,7 @@ func (m Compare) header() string {
 	for i, r := range []int{a, b} {
 		res := m.res[i]
 		tl := []*layout.Timeline{m.c.A, m.c.B}[i]
-		line := s.Header.Render(fmt.Sprintf("%s %s ", "AB"[i:i+1], res.Scenario.ID)) + verdict(s, &res.Report, hidden) + " "
+		line := s.Header.Render(fmt.Sprintf("%s %s ", "AB"[i:i+1], res.Scenario.Title())) + verdict(s, &res.Report, hidden) + " "
 		if r >= 0 {
 			line += badge(s, tl, r, &res.Report)
 		}

@@ -113,9 +113,9 @@ func WriteCompareText(w io.Writer, a, b *scenarios.Result, opt TextOptions) erro
 		head, tail = 0, 0
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("Compare: A %s (seed %d) with B %s (seed %d)\n", a.Scenario.ID, a.Seed, b.Scenario.ID, b.Seed)
+	p("Compare: A %s (seed %d) with B %s (seed %d)\n", a.Scenario.Title(), a.Seed, b.Scenario.Title(), b.Seed)
 	for i, r := range []*scenarios.Result{a, b} {
-		p("  %s %-30s verdict %-7s", "AB"[i:i+1], r.Scenario.ID, r.Report.Verdict)
+		p("  %s %-30s verdict %-7s", "AB"[i:i+1], r.Scenario.Title(), r.Report.Verdict)
 		var broken []string
 		for _, res := range r.Report.Results {
 			if len(res.Violations) > 0 {
@@ -132,7 +132,7 @@ func WriteCompareText(w io.Writer, a, b *scenarios.Result, opt TextOptions) erro
 	}
 	p("\nTimelines (true time downwards; ≠ a row only one run has):\n")
 	c := layout.Compare(layout.New(a.Trace, &a.Report), layout.New(b.Trace, &b.Report))
-	return c.WriteText(w, [2]string{a.Scenario.ID, b.Scenario.ID}, CompareColumnWidth, head, tail)
+	return c.WriteText(w, [2]string{a.Scenario.Title(), b.Scenario.Title()}, CompareColumnWidth, head, tail)
 }
 
 func msToDuration(ms float64) sim.Time { return sim.Time(ms * 1e6) }

@@ -81,6 +81,8 @@ offline file that steps through the run. --quiet folds background traffic
 	vs := fs.String("vs", "", "a second scenario to compare with, side by side (pair: the scenario's compare-with)")
 	quiet := fs.Bool("quiet", false, "svg, mermaid, html: fold background traffic (heartbeats, pings, keepalives); html starts quiet and b switches")
 	strict := strictFlag(fs)
+	var with multiFlag
+	fs.Var(&with, "with", "a line to add, as a what-if (repeatable): \"at 2.2s pause c1 for=15s\"; the scenario's expect lines are dropped, the verdict is reported, and the exit is 0 unless the input is bad (--vs pair: beside the original)")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
 		return err
@@ -91,7 +93,12 @@ offline file that steps through the run. --quiet folds background traffic
 	if err := checkRunFlags(fs, *format, *by, *width); err != nil {
 		return err
 	}
-	s, other, err := loadPair(pos[0], *vs)
+	var s, other *scenarios.Scenario
+	if len(with) > 0 {
+		s, other, err = loadWhatIf(pos[0], *vs, with)
+	} else {
+		s, other, err = loadPair(pos[0], *vs)
+	}
 	if err != nil {
 		return err
 	}
@@ -182,4 +189,21 @@ func checkRunFlags(fs *flag.FlagSet, format, by string, width int) error {
 		}
 	})
 	return err
+}
+
+// loadWhatIf loads the scenario with the --with lines added, and what it is
+// compared with: --vs pair is the original, as it was.
+func loadWhatIf(arg, vs string, with []string) (*scenarios.Scenario, *scenarios.Scenario, error) {
+	orig, other, err := loadPair(arg, strings.TrimPrefix(vs, "pair"))
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := orig.With(with)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if vs == "pair" {
+		other = orig
+	}
+	return s, other, nil
 }

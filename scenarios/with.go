@@ -1,0 +1,91 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// A "what if" is a scenario with a few lines added: a fault at a moment the
+// class chose ("at 2.2s pause c1 for=15s"), run again from the start beside the
+// original. Its expect lines are dropped: they were about the run without the
+// added lines, and the question is now what happens, not whether it matches.
+
+// Fork is the text of the scenario with lines added, as a file a class keeps:
+// a header naming the original and the lines, the original's text with its
+// expect lines commented out, and the lines at the end.
+func (s *Scenario) Fork(lines []string) string {
+	var b strings.Builder
+	b.WriteString("# What if: " + s.ID + ", with " + plural(len(lines), "line") + " added.\n#\n")
+	for _, l := range lines {
+		b.WriteString("#   " + l + "\n")
+	}
+	b.WriteString("#\n# The original is " + s.File + "; its expect lines are dropped (they were about the run without these lines).\n\n")
+	b.WriteString(s.forked(lines))
+	return b.String()
+}
+
+// forked is the original's text with its expect lines commented out, every
+// other line where it was (so that a warning names the original's line), and
+// the added lines at the end.
+func (s *Scenario) forked(lines []string) string {
+	var b strings.Builder
+	for _, ln := range strings.Split(strings.TrimRight(Normalize(s.Source), "\n"), "\n") {
+		if f := strings.Fields(ln); len(f) > 0 && f[0] == "expect" {
+			ln = "# (dropped) " + strings.TrimSpace(ln)
+		}
+		b.WriteString(ln + "\n")
+	}
+	b.WriteString("\n# What if:\n")
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// With parses the scenario with lines added (Fork), with the original's kinds.
+// An error in an added line is reported against it, at its column: as
+// `--with "LINE":1:COL`.
+func (s *Scenario) With(lines []string) (*Scenario, error) {
+	for i, l := range lines {
+		if strings.ContainsAny(l, "\n\r") {
+			return nil, &Error{File: withName(l), Line: 1, Col: strings.IndexAny(l, "\n\r") + 1,
+				Msg: "a --with line is one line", Hint: fmt.Sprintf("give each line its own --with (line %d)", i+1)}
+		}
+	}
+	src := s.forked(lines)
+	first := strings.Count(src, "\n") - len(lines) + 1 // the first added line's number
+	f, err := s.reg.Parse(s.File, src)
+	var pe *Error
+	if errors.As(err, &pe) && pe.Line >= first && pe.Line < first+len(lines) {
+		e := *pe
+		e.File, e.Line = withName(lines[pe.Line-first]), 1
+		return nil, &e
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.ID, f.WhatIf = s.ID, lines
+	f.Summary = "what if: " + strings.Join(lines, "; ")
+	f.CompareWith = ""
+	return f, nil
+}
+
+// withName is how an error names an added line.
+func withName(line string) string { return "--with " + quote(line) }
+
+// Title is how displays name the scenario: its id, and for a what-if, what was
+// added ("redlock-clock-jump + at 2.2s pause c1 for=15s").
+func (s *Scenario) Title() string {
+	if len(s.WhatIf) == 0 {
+		return s.ID
+	}
+	return s.ID + " + " + strings.Join(s.WhatIf, " + ")
+}
