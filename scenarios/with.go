@@ -20,7 +20,7 @@ func (s *Scenario) Fork(lines []string) string {
 	for _, l := range lines {
 		b.WriteString("#   " + l + "\n")
 	}
-	b.WriteString("#\n# The original is " + s.File + "; its expect lines are dropped (they were about the run without these lines).\n\n")
+	b.WriteString("#\n# The original is " + s.arg() + "; its expect lines are dropped (they were about the run without these lines).\n\n")
 	b.WriteString(s.forked(lines))
 	return b.String()
 }

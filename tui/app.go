@@ -38,6 +38,7 @@ type App struct {
 	run  *Scenario
 	cmp  *Compare
 	chk  *CheckView // a check started from the catalogue, while it runs or shows its result
+	wi   *whatIf    // the what-ifs on the run in front (i, u, W), or nil
 	w, h int
 }
 
@@ -82,6 +83,9 @@ func (a *App) resize() {
 	if a.chk != nil {
 		a.chk.SetSize(a.w, a.h)
 	}
+	if a.wi != nil && a.wi.menu != nil {
+		a.wi.menu.SetSize(a.w, a.h)
+	}
 }
 
 // Init starts nothing but the background query: the runs are already finished.
@@ -107,8 +111,16 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.String() == "ctrl+c" {
 			return a, tea.Quit
 		}
+		if cmd, done := a.whatIfKey(msg); done {
+			return a, cmd
+		}
+	case whatIfMsg:
+		return a, a.whatIfChosen(msg)
+	case whatIfRunMsg:
+		a.whatIfRan(msg)
+		return a, nil
 	case backMsg:
-		a.run, a.cmp, a.chk = nil, nil, nil
+		a.run, a.cmp, a.chk, a.wi = nil, nil, nil, nil
 		return a, nil
 	case checkMsg:
 		v, step, err := startCheck(a.com, msg.s)
@@ -171,6 +183,11 @@ func (a *App) View() tea.View {
 		content = a.run.View()
 	case a.cat != nil:
 		content = a.cat.View()
+	}
+	if a.wi != nil && a.wi.menu != nil {
+		content = a.wi.menu.View()
+	} else if a.wi != nil && (a.cmp != nil || a.wi.status != "") {
+		content = a.whatIfFooter(content)
 	}
 	v := tea.NewView(content)
 	v.AltScreen = true

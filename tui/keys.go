@@ -26,6 +26,9 @@ type KeyMap struct {
 
 	// The catalogue's.
 	Open, OpenWalk, OpenCompare, Filter, Check key.Binding
+
+	// What if, here.
+	Inject key.Binding
 }
 
 // DefaultKeyMap is the keys docs/tui.md lists.
@@ -69,6 +72,7 @@ func DefaultKeyMap() KeyMap {
 		OpenCompare:    b([]string{"v"}, "v", "compare with its pair"),
 		Filter:         b([]string{"/"}, "/", "filter"),
 		Check:          b([]string{"C"}, "C", "check every one-fault schedule"),
+		Inject:         b([]string{"i"}, "i", "inject a fault here (what if)"),
 	}
 }
 

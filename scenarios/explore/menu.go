@@ -157,7 +157,7 @@ func ParseMenu(m Menu, s string) (Menu, error) {
 	}
 	var sizes []Size
 	for _, w := range strings.Split(list, ",") {
-		z, err := parseSize(k, strings.TrimSpace(w))
+		z, err := ParseSize(k, strings.TrimSpace(w))
 		if err != nil {
 			return m, fmt.Errorf("--menu %s: %q: %v (%s sizes: %s)", k, w, err, k, kindSizeHint(k))
 		}
@@ -175,8 +175,9 @@ func kindSizeHint(k fault.Kind) string {
 	return MenuHelp
 }
 
-// parseSize reads one size of kind k.
-func parseSize(k fault.Kind, w string) (Size, error) {
+// ParseSize reads one size of kind k, as --menu writes it (MenuHelp): the TUI's
+// "what if" menu reads a size a person types with it.
+func ParseSize(k fault.Kind, w string) (Size, error) {
 	dur := func(s string, forever bool) (time.Duration, error) {
 		if s == "forever" {
 			if !forever {
