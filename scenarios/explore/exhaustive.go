@@ -2,6 +2,7 @@ package explore
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -118,6 +119,9 @@ func (e *Exhaustive) Jobs(k int) int {
 // root is the index in Roots of this shard's job j.
 func (e *Exhaustive) root(j int) int { return e.shard - 1 + j*e.of }
 
+// ErrStopped is a job that Config.Stop ended early: its tally counts what it ran.
+var ErrStopped = errors.New("explore: stopped before the job's end")
+
 // Tally is what a job, a level or a whole check found.
 type Tally struct {
 	Schedules       int      // schedules run
@@ -177,6 +181,9 @@ func (e *Exhaustive) below(w *Config, prefix fault.Schedule, k int, t *Tally) er
 		return err
 	}
 	for _, f := range nexts {
+		if w.Stop != nil && w.Stop() {
+			return ErrStopped
+		}
 		s := append(slices.Clip(prefix), f)
 		if len(s) < k {
 			if err := e.below(w, s, k, t); err != nil {
@@ -207,11 +214,20 @@ func (e *Exhaustive) next(rp *runPoints, prefix fault.Schedule) []fault.Fault {
 	names := e.cfg.Template.Cast().Names
 	id := func(n string) sim.ProcID { return sim.ProcID(slices.Index(names, n)) }
 	var out []fault.Fault
-	add := func(f fault.Fault) {
-		if f.At >= time.Duration(e.horizon) || (f.Dur != fault.Forever && f.At+f.Dur > time.Duration(e.horizon)) {
-			return // every fault is over by the horizon, as explore's are
+	horizon := time.Duration(e.horizon)
+	// add adds f, at its point or, for one that lasts past the horizon there,
+	// at the latest whole millisecond of its gap that lets it end by then:
+	// every fault is over by the horizon, as explore's are.
+	add := func(f fault.Fault, lo sim.Time) {
+		if f.Dur != fault.Forever && f.At+f.Dur > horizon {
+			latest := (horizon - f.Dur).Truncate(time.Millisecond)
+			if latest < time.Duration(lo) || latest < 0 || last != nil && (latest < last.At ||
+				latest == last.At && CompareFaults(fault.Fault{Kind: f.Kind, Proc: f.Proc, Peer: f.Peer, At: latest, Dur: f.Dur, Mag: f.Mag}, *last) <= 0) {
+				return
+			}
+			f.At = latest
 		}
-		if slices.ContainsFunc(prefix, f.Clashes) {
+		if f.At >= horizon || slices.ContainsFunc(prefix, f.Clashes) {
 			return
 		}
 		out = append(out, f)
@@ -234,7 +250,7 @@ func (e *Exhaustive) next(rp *runPoints, prefix fault.Schedule) []fault.Fault {
 				for _, z := range e.sizes(k, rp, tgt.procs[0], pt.at) {
 					f := fault.Fault{Kind: k, Proc: tgt.proc, Peer: tgt.peer, At: time.Duration(pt.at), Dur: z.Dur, Mag: z.Mag}
 					if last == nil || f.At != last.At || CompareFaults(f, *last) > 0 {
-						add(f)
+						add(f, pt.lo)
 					}
 				}
 				if last == nil || pt.at != from || pt.after < 0 {
@@ -246,7 +262,7 @@ func (e *Exhaustive) next(rp *runPoints, prefix fault.Schedule) []fault.Fault {
 					f := fault.Fault{Kind: k, Proc: tgt.proc, Peer: tgt.peer, At: last.At, Dur: z.Dur, Mag: z.Mag}
 					if CompareFaults(f, *last) <= 0 {
 						f.At = time.Duration(pt.after)
-						add(f)
+						add(f, pt.after)
 					}
 				}
 			}

@@ -140,6 +140,7 @@ func readPoints(tr *sim.Trace, mode PointsMode) *runPoints {
 // check's order cannot put after the last one at the same instant.
 type point struct {
 	at, after sim.Time
+	lo        sim.Time // the gap's first instant a fault may take (for one that would not fit at at)
 }
 
 // points is one point in each gap a fault on procs may fall in, from instant
@@ -156,7 +157,7 @@ func (rp *runPoints) points(p Points, procs []sim.ProcID, from, horizon sim.Time
 	if p.Mode == PointsAt {
 		for _, d := range p.At {
 			if t := sim.Time(d); t >= from && t < horizon {
-				out = append(out, point{t, -1})
+				out = append(out, point{t, -1, t})
 			}
 		}
 		return out
@@ -172,18 +173,22 @@ func (rp *runPoints) points(p Points, procs []sim.ProcID, from, horizon sim.Time
 	}
 	lo := sim.Time(0)            // every process steps at 0 (it starts)
 	gap := func(a, b sim.Time) { // the open gap (a, b), from from on
+		b = min(b, horizon) // with liveness a run goes on past the horizon: faults fall before it
 		start := max(a+1, from)
 		if start >= b || p.Mode == PointsObservations && !slices.Contains(observed, a) {
 			return
 		}
 		late := b - sim.Time(time.Millisecond) // the gap's last millisecond
-		pt := point{Roundest(max(start, late), b), -1}
+		pt := point{Roundest(max(start, late), b), -1, start}
 		if pt.at == from && from+1 < b {
 			pt.after = Roundest(max(from+1, late), b)
 		}
 		out = append(out, pt)
 	}
 	for _, e := range edges {
+		if e >= horizon {
+			break
+		}
 		if e > lo {
 			gap(lo, e)
 			lo = e

@@ -33,6 +33,11 @@ type Config struct {
 	// is shown (the written scenario replays it).
 	FullTrace bool
 
+	// Stop, when set, is asked between the schedules of an exhaustive check's
+	// job: when it says so, the job ends early with ErrStopped (a budget; this
+	// package keeps no wall time of its own).
+	Stop func() bool
+
 	parsed  *parsed    // the template, parsed once (Try)
 	targets *targets   // what each fault kind can hit in the template, found once (Draw)
 	reuse   *sim.Reuse // with Worker: each run records into the memory of the last

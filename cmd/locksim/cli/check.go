@@ -224,13 +224,19 @@ func runCheck(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, targe
 	prog := newCheckProgress(stderr, tui.IsTerminal(os.Stderr))
 	start := time.Now()
 	res := explore.Result{Levels: []explore.Tally{{}}}
+	over := func() bool { return o.budget > 0 && time.Since(start) >= o.budget }
 	perWorker := make([]*explore.Config, o.workers) // each reuses its runs' memory
 	for w := range perWorker {
 		perWorker[w] = cfg.Worker()
+		perWorker[w].Stop = over // a job ends between two schedules once the budget is spent
 	}
 	var failed error
 	stopped := false
 	for !res.Exhausted && !stopped {
+		if over() {
+			stopped = true
+			break
+		}
 		k := len(res.Levels) - 1
 		jobs := e.Jobs(k)
 		n, exact := e.Estimate(k)
@@ -248,14 +254,14 @@ func runCheck(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, targe
 				t.Tally, t.err = e.Job(perWorker[w], k, int(j))
 				return t
 			}, func(t tallied) bool {
-				if t.err != nil {
+				if t.err != nil && !errors.Is(t.err, explore.ErrStopped) {
 					failed = t.err
 					return false
 				}
-				res.Levels[k].Add(t.Tally)
+				res.Levels[k].Add(t.Tally) // a stopped job counts what it ran
 				done++
 				prog.update(res.Levels[k].Schedules, res.Schedules(), time.Since(start))
-				if o.budget > 0 && time.Since(start) >= o.budget && done < jobs {
+				if t.err != nil || over() && done < jobs {
 					stopped = true
 					return false
 				}
