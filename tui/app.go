@@ -132,7 +132,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize()
 		return a, step
 	case checkStepMsg:
-		if a.chk == nil {
+		if a.chk == nil || msg.view != a.chk {
 			return a, nil // a step of a check the user left
 		}
 		cmd = a.chk.Update(msg)

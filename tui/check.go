@@ -41,6 +41,7 @@ type checkMsg struct{ s *scenarios.Scenario }
 
 // checkStepMsg is a step's report; next runs the following step.
 type checkStepMsg struct {
+	view  *CheckView // the check it belongs to: a step of one the user left is dropped
 	state checkState
 	next  tea.Cmd
 	found *scenarios.Result // the shortest counterexample, run, once done
@@ -70,7 +71,7 @@ func startCheck(com *Common, s *scenarios.Scenario) (*CheckView, tea.Cmd, error)
 		deadline := time.Now().Add(50 * time.Millisecond)
 		for !st.Done() && time.Now().Before(deadline) {
 			if err := st.Step(); err != nil {
-				return checkStepMsg{state: checkState{err: err, finished: true}}
+				return checkStepMsg{view: v, state: checkState{err: err, finished: true}}
 			}
 		}
 		done, of := st.JobsDone()
@@ -78,17 +79,17 @@ func startCheck(com *Common, s *scenarios.Scenario) (*CheckView, tea.Cmd, error)
 		cs := checkState{level: st.Level(), done: done, of: of, total: n, exact: exact,
 			schedules: st.Result.Schedules(), elapsed: time.Since(start), finished: st.Done()}
 		if !st.Done() {
-			return checkStepMsg{state: cs, next: step}
+			return checkStepMsg{view: v, state: cs, next: step}
 		}
 		o, count := st.Result.Shortest()
 		if o == nil {
 			cs.verdict = fmt.Sprintf("no counterexample within %d fault: every one of %d schedules keeps the invariants that decide the verdict", checkFaults, cs.schedules)
-			return checkStepMsg{state: cs}
+			return checkStepMsg{view: v, state: cs}
 		}
 		small, _, err := cfg.ShrinkSizes(*o, 200)
 		if err != nil {
 			cs.err = err
-			return checkStepMsg{state: cs}
+			return checkStepMsg{view: v, state: cs}
 		}
 		src := cfg.Scenario(small, explore.Found{Command: "locksim check " + s.ID + " --max-faults 1", Checked: []string{
 			fmt.Sprintf("Found from the catalogue's browser by an exhaustive check of every schedule of up to %d fault:", checkFaults),
@@ -97,10 +98,10 @@ func startCheck(com *Common, s *scenarios.Scenario) (*CheckView, tea.Cmd, error)
 		found, err := s.Registry().Parse("check-"+s.ID+scenarios.Ext, src)
 		if err != nil {
 			cs.err = err
-			return checkStepMsg{state: cs}
+			return checkStepMsg{view: v, state: cs}
 		}
 		cs.verdict = fmt.Sprintf("%s breaks %s", small.Schedule, strings.Join(small.Broken, ", "))
-		return checkStepMsg{state: cs, found: scenarios.Run(found, scenarios.RunOptions{Snapshots: true})}
+		return checkStepMsg{view: v, state: cs, found: scenarios.Run(found, scenarios.RunOptions{Snapshots: true})}
 	}
 	return v, step, nil
 }

@@ -163,6 +163,7 @@ func TestCheckShardsTogetherAreTheWholeCheck(t *testing.T) {
 			sum.Levels[k].Counterexamples += l.Counterexamples
 		}
 	}
+	sum.Levels[0].Schedules /= 3 // every shard runs the schedule with no fault
 	for k := range whole.Levels {
 		if sum.Levels[k].Schedules != whole.Levels[k].Schedules || sum.Levels[k].Counterexamples != whole.Levels[k].Counterexamples {
 			t.Errorf("level %d: shards ran %d schedules (%d counterexamples), the whole check %d (%d)", k,
@@ -438,5 +439,37 @@ func TestRoundestIsTheCoarsestGridInTheGap(t *testing.T) {
 		if got := explore.Roundest(tc.lo, tc.hi); got != tc.want {
 			t.Errorf("Roundest(%d, %d) = %d, want %d", tc.lo, tc.hi, got, tc.want)
 		}
+	}
+}
+
+// Found in review: with liveness the run goes on past the horizon, and the last
+// gap before it still gets its point; the invariants judged are a set.
+func TestCheckPlacesTheLastGapWithLivenessToo(t *testing.T) {
+	count := func(liveness bool) int {
+		cfg := &explore.Config{Template: template(t, "redlock"), Liveness: liveness, Space: fault.Space{Menu: []fault.Kind{fault.Crash, fault.ClockJump}}}
+		cfg.Space.Menu = cfg.Usable()
+		e, err := cfg.Exhaustive(1, explore.Bound{MaxFaults: 1}, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(e.Roots())
+	}
+	if a, b := count(false), count(true); a != b {
+		t.Errorf("%d one-fault schedules without liveness, %d with: the last gap lost its point", a, b)
+	}
+	base := explore.Certificate{Result: explore.ResultNone, Invariants: []string{"commit-agreement", "nonblocking"}, Liveness: true,
+		Bound: explore.CertBound{Points: "events", Ends: "menu"}}
+	more := base
+	more.Invariants = []string{"commit-agreement", "nonblocking", "one-value-chosen"}
+	if why := explore.CompareCertificates(&base, &more); len(why) != 0 {
+		t.Errorf("judging more invariants proves less: %v", why)
+	}
+	if why := explore.CompareCertificates(&more, &base); len(why) == 0 {
+		t.Error("judging fewer invariants is not reported")
+	}
+	at := base
+	at.Bound.Points = "at=110ms"
+	if why := explore.CompareCertificates(&at, &base); len(why) == 0 {
+		t.Error("event points pass for named instants, where a fault that lasts ends elsewhere")
 	}
 }

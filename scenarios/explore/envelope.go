@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -71,47 +72,42 @@ func joinAnd(s []string) string {
 	return fmt.Sprintf("%s and %s", s[0], s[1])
 }
 
+// ErrNoRoom is an envelope search with nowhere to put the fault: no point
+// before the horizon, or none with room for a size of the resolution.
+var ErrNoRoom = errors.New("no point leaves room for the fault")
+
 // Envelope finds the envelope of kind k on process proc to resolution res, on
-// worker w (Config.Worker).
+// worker w (Config.Worker). A link fault (loss) is tried on every link proc is
+// an end of.
 func (e *Exhaustive) Envelope(w *Config, k fault.Kind, proc string, res time.Duration) (*Envelope, error) {
 	if !slices.Contains(envelopeKinds, k) {
 		return nil, fmt.Errorf("--envelope %s:%s: an envelope is found for %s", k, proc, fault.KindList(envelopeKinds, ", "))
 	}
 	tg := e.targets[k]
-	if !slices.Contains(e.kinds, k) || !slices.Contains(tg.Procs, proc) && !slices.ContainsFunc(tg.Pairs, func(p [2]string) bool { return p[0] == proc }) {
-		return nil, fmt.Errorf("--envelope %s:%s: %s is not something a %s fault can hit in %s", k, proc, proc, k, e.cfg.Template.Name)
+	type target struct{ proc, peer string }
+	var targets []target
+	if slices.Contains(tg.Procs, proc) {
+		targets = append(targets, target{proc: proc})
 	}
-	peer := ""
-	if len(tg.Pairs) > 0 {
-		for _, p := range tg.Pairs {
-			if p[0] == proc {
-				peer = p[1]
-				break
-			}
+	for _, p := range tg.Pairs {
+		if p[0] == proc || p[1] == proc {
+			targets = append(targets, target{p[0], p[1]})
 		}
 	}
-	names := e.cfg.Template.Cast().Names
-	id := sim.ProcID(slices.Index(names, proc))
-	procs := []sim.ProcID{id}
-	if peer != "" {
-		procs = append(procs, sim.ProcID(slices.Index(names, peer)))
+	if !slices.Contains(e.kinds, k) || len(targets) == 0 {
+		return nil, fmt.Errorf("--envelope %s:%s: %s is not something a %s fault can hit in %s", k, proc, proc, k, e.cfg.Template.Name)
 	}
+	// A jump is sized in whole milliseconds.
+	if k == fault.ClockJump {
+		res = max(res.Round(time.Millisecond), time.Millisecond)
+	}
+	names := e.cfg.Template.Cast().Names
+	idOf := func(n string) sim.ProcID { return sim.ProcID(slices.Index(names, n)) }
 	var rp *runPoints
 	if _, err := w.try(e.seed, nil, func(tr *sim.Trace) { rp = readPoints(tr, e.bound.Points.Mode) }); err != nil {
 		return nil, err
 	}
-	pts := rp.points(e.bound.Points, procs, 0, e.horizon)
-	v := &Envelope{Kind: k, Proc: proc, Resolution: res, Points: len(pts)}
-	at := func(p sim.Time, size time.Duration) fault.Fault {
-		f := fault.Fault{Kind: k, Proc: proc, Peer: peer, At: time.Duration(p), Dur: size}
-		switch k {
-		case fault.ClockJump:
-			f.Dur, f.Mag = 0, size.Milliseconds()
-		case fault.Loss:
-			f.Mag = 1000
-		}
-		return f
-	}
+	v := &Envelope{Kind: k, Proc: proc, Resolution: res}
 	breaks := func(f fault.Fault) (*Outcome, error) {
 		v.Runs++
 		o, err := w.Try(e.seed, fault.Schedule{f})
@@ -120,50 +116,71 @@ func (e *Exhaustive) Envelope(w *Config, k fault.Kind, proc string, res time.Dur
 		}
 		return &o, nil
 	}
-	// A jump is sized in whole milliseconds.
-	if k == fault.ClockJump {
-		res = max(res.Round(time.Millisecond), time.Millisecond)
-		v.Resolution = res
-	}
-	for _, p := range pts {
-		longest := time.Duration(e.horizon) - time.Duration(p.at) // over by the horizon
-		if k == fault.ClockJump {
-			longest = sim.MaxRunTime
+	tried := false
+	for _, tgt := range targets {
+		procs := []sim.ProcID{idOf(tgt.proc)}
+		if tgt.peer != "" {
+			procs = append(procs, idOf(tgt.peer))
 		}
-		longest = longest / res * res
-		v.Longest = max(v.Longest, longest)
-		hi := longest
-		if v.Breaking != nil {
-			hi = min(hi, v.Breaks-res) // only a smaller size improves the envelope
-		}
-		if hi < res {
-			continue
-		}
-		o, err := breaks(at(p.at, hi))
-		if err != nil {
-			return nil, err
-		}
-		if o == nil {
-			continue // not even the largest size that could improve breaks here
-		}
-		// Bisect (0, hi]: lo holds, hi breaks.
-		lo, best := time.Duration(0), o
-		for hi-lo > res {
-			mid := lo + (hi-lo)/2/res*res
-			if mid <= lo {
-				mid = lo + res
+		at := func(p sim.Time, size time.Duration) fault.Fault {
+			f := fault.Fault{Kind: k, Proc: tgt.proc, Peer: tgt.peer, At: time.Duration(p), Dur: size}
+			switch k {
+			case fault.ClockJump:
+				f.Dur, f.Mag = 0, size.Milliseconds()
+			case fault.Loss:
+				f.Mag = 1000
 			}
-			m, err := breaks(at(p.at, mid))
+			return f
+		}
+		pts := rp.points(e.bound.Points, procs, 0, e.horizon)
+		v.Points += len(pts)
+		for _, p := range pts {
+			longest := time.Duration(e.horizon) - time.Duration(p.at) // over by the horizon
+			if k == fault.ClockJump {
+				longest = sim.MaxRunTime
+			}
+			longest = longest / res * res
+			if longest < res {
+				continue
+			}
+			tried = true
+			v.Longest = max(v.Longest, longest)
+			hi := longest
+			if v.Breaking != nil {
+				hi = min(hi, v.Breaks-res) // only a smaller size improves the envelope
+			}
+			if hi < res {
+				continue
+			}
+			o, err := breaks(at(p.at, hi))
 			if err != nil {
 				return nil, err
 			}
-			if m != nil {
-				hi, best = mid, m
-			} else {
-				lo = mid
+			if o == nil {
+				continue // not even the largest size that could improve breaks here
 			}
+			// Bisect (0, hi]: lo holds, hi breaks.
+			lo, best := time.Duration(0), o
+			for hi-lo > res {
+				mid := lo + (hi-lo)/2/res*res
+				if mid <= lo {
+					mid = lo + res
+				}
+				m, err := breaks(at(p.at, mid))
+				if err != nil {
+					return nil, err
+				}
+				if m != nil {
+					hi, best = mid, m
+				} else {
+					lo = mid
+				}
+			}
+			v.Breaks, v.Breaking = hi, best
 		}
-		v.Breaks, v.Breaking = hi, best
+	}
+	if !tried {
+		return nil, fmt.Errorf("--envelope %s:%s: %w (%d points before the horizon %s, resolution %s)", k, proc, ErrNoRoom, v.Points, time.Duration(e.horizon), res)
 	}
 	return v, nil
 }

@@ -100,14 +100,12 @@ func (e *Exhaustive) Bound() Bound { return e.bound }
 func (e *Exhaustive) Seed() uint64 { return e.seed }
 
 // Jobs is the number of this shard's jobs at level k (schedules of exactly k
-// faults): one at level 0 (in shard 1 only), one per one-fault schedule of
-// the shard above.
+// faults): one at level 0 (in every shard: a template that breaks with no
+// fault breaks every shard's share), one per one-fault schedule of the shard
+// above.
 func (e *Exhaustive) Jobs(k int) int {
 	if k == 0 {
-		if e.shard == 1 {
-			return 1
-		}
-		return 0
+		return 1
 	}
 	n := len(e.roots) - (e.shard - 1)
 	if n <= 0 {

@@ -77,13 +77,15 @@ func (p Points) String() string {
 	return "at=" + strings.Join(s, ",")
 }
 
-// Finer reports whether p tries every instant q tries, or more: events covers
-// every gap observations does, and every named instant; named instants cover
-// a subset of themselves.
+// Finer reports whether p tries every schedule q tries, or more: event
+// points cover observation points (every gap observations places a fault in
+// is a gap of events); named instants cover a subset of themselves. Event
+// points do not cover named instants: a fault that lasts, placed at another
+// instant of the same gap, ends elsewhere.
 func (p Points) Finer(q Points) bool {
 	switch {
 	case p.Mode == PointsEvents:
-		return true
+		return q.Mode != PointsAt
 	case p.Mode == PointsAt && q.Mode == PointsAt:
 		for _, d := range q.At {
 			if !slices.Contains(p.At, d) {

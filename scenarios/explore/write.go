@@ -94,3 +94,16 @@ func (c *Config) restartsEmpty(o Outcome) []string {
 	}
 	return out
 }
+
+// Says is each fault of o's schedule in words, in time order, as the file
+// written for it says them (a process that came back with nothing "restarts
+// empty").
+func (c *Config) Says(o Outcome) []string {
+	cast := c.Template.Cast()
+	cast.Empty = c.restartsEmpty(o)
+	out := []string{}
+	for _, f := range o.Schedule.InTimeOrder() {
+		out = append(out, f.Say(cast))
+	}
+	return out
+}

@@ -114,6 +114,9 @@ func shrinkFields(best Schedule, still func(Schedule) (bool, error), times bool)
 				cand := slices.Clone(best)
 				v := fd.get(&cand[i])
 				r := roundTo(v, grid)
+				if !times { // sizes only shrink: toward zero, never up to a larger round one
+					r = v / grid * grid
+				}
 				if v == 0 || (v < 0 && cand[i].Kind != ClockJump) || r == v || r == 0 {
 					continue // nothing to round (or Forever), already round, or gone
 				}

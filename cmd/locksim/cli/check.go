@@ -202,6 +202,14 @@ proved).`)
 	if err := writableDir(o.out); err != nil {
 		return err
 	}
+	if o.certificate != "" {
+		if err := writableDir(filepath.Dir(o.certificate)); err != nil {
+			return usageError{errors.Wrap(err, "--certificate "+o.certificate)}
+		}
+	}
+	if e.Bound().Points.Mode == explore.PointsAt && o.maxFaults > 0 && len(e.Roots()) == 0 {
+		return usagef("--points %s: no fault can fall at these instants before the horizon (%s)", o.points, cfg.Template.Horizon)
+	}
 	return runCheck(cfg, e, &o, target, old, stdout, stderr)
 }
 
@@ -318,11 +326,11 @@ func runCheck(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, targe
 		sum.Result = explore.ResultUnproved
 	}
 	cert := certificateOf(&sum, cfg)
+	var certErr error
 	if o.certificate != "" && sum.Result != explore.ResultUnproved {
-		if err := writeJSONFile(o.certificate, cert); err != nil {
-			return outputError{err}
+		if certErr = writeJSONFile(o.certificate, cert); certErr == nil {
+			sum.Certificate = o.certificate
 		}
-		sum.Certificate = o.certificate
 	}
 	if old != nil {
 		why := explore.CompareCertificates(old, cert)
@@ -337,11 +345,18 @@ func runCheck(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, targe
 	if err := writeCheckSummary(stdout, &sum, o.format); err != nil {
 		return err
 	}
+	if certErr != nil { // the summary is out: say what could not be written
+		return outputError{errors.Wrap(certErr, "--certificate")}
+	}
 	switch {
 	case sum.Compared != nil && !sum.Compared.Proves:
 		return failError{errorf("this check proves less than %s: %s", o.compare, strings.Join(sum.Compared.Why, "; "))}
 	case sum.Result == explore.ResultFound:
-		return failError{errorf("check found %d counterexample(s) with %d fault(s)", count, len(shortest.Schedule))}
+		n := fmt.Sprint(count)
+		if !res.Exhausted {
+			n = "at least " + n // --budget stopped the level
+		}
+		return failError{errorf("check found %s counterexample(s) with %d fault(s)", n, len(shortest.Schedule))}
 	case sum.Result == explore.ResultUnproved:
 		return unfinishedError{errorf("check stopped by --budget %s after %d schedules: not exhausted, nothing proved", o.budget, sum.Schedules)}
 	}
@@ -398,7 +413,7 @@ func judgedWords(cfg *explore.Config) string {
 // scenario and checks that the file replays it.
 func writeShortest(cfg *explore.Config, e *explore.Exhaustive, found explore.Outcome, res *explore.Result, o *checkOptions, target string, stderr io.Writer) (checkCounterexample, error) {
 	k := len(found.Schedule)
-	cx := checkCounterexample{Faults: words(found.Schedule), Broken: found.Broken, Detail: found.Detail, AtMs: found.At.Ms(),
+	cx := checkCounterexample{Faults: cfg.Says(found), Broken: found.Broken, Detail: found.Detail, AtMs: found.At.Ms(),
 		LevelDone: res.Exhausted}
 	for _, t := range res.Levels[:k] {
 		cx.FewerTried += t.Schedules
@@ -408,7 +423,7 @@ func writeShortest(cfg *explore.Config, e *explore.Exhaustive, found explore.Out
 		return cx, err
 	}
 	cx.ShrinkRuns = runs
-	cx.Shrunk = words(small.Schedule)
+	cx.Shrunk = cfg.Says(small)
 	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
 	cx.File = filepath.Join(o.out, fmt.Sprintf("check-%s-%dfault%s%s", name, k, plural(k), scenarios.Ext))
 	cx.Replay = fmt.Sprintf("%s run %s", app.name, cx.File)
@@ -478,6 +493,9 @@ func checkCommand(target string, o *checkOptions) string {
 	}
 	if o.shard != "1/1" {
 		cmd += " --shard " + o.shard
+	}
+	if o.shrinkRuns != 1000 {
+		cmd += fmt.Sprintf(" --shrink-runs %d", o.shrinkRuns)
 	}
 	return cmd
 }

@@ -177,3 +177,17 @@ func TestCheckRefusesBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// Found in review: an envelope with nowhere to put the fault, and a certificate
+// that cannot be written, are bad input before anything runs.
+func TestCheckRefusesWhatItCouldNotDoBeforeRunning(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "redlock", "--envelope", "pause:c1", "--points", "at=99s"},
+		{"check", "3pc", "--max-faults", "1", "--certificate", "/dev/null/c.json"},
+		{"check", "3pc", "--points", "at=99s"},
+	} {
+		if code, _, errs := locksim(t, append(args, "--out", t.TempDir())...); code != exitUsage {
+			t.Errorf("%v: exit %d, want 2: %s", args, code, errs)
+		}
+	}
+}

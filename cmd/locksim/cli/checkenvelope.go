@@ -36,6 +36,9 @@ func checkEnvelope(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, 
 	if err != nil {
 		return usagef("--envelope: %v%s", err, didYouMean(kind, kindNames()))
 	}
+	if len(kinds) != 1 {
+		return usagef("--envelope %q: one kind of fault, like pause:c1 (an envelope sizes one kind at a time)", o.envelope)
+	}
 	v, err := e.Envelope(cfg.Worker(), kinds[0], proc, o.resolution)
 	if err != nil {
 		return usageError{err}

@@ -273,6 +273,8 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 			}
 			cfg.Invariants = append(cfg.Invariants, n)
 		}
+		slices.Sort(cfg.Invariants) // a set: the order given changes nothing judged
+		cfg.Invariants = slices.Compact(cfg.Invariants)
 	}
 	return cfg, nil
 }
