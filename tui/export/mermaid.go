@@ -19,7 +19,7 @@ import (
 // processes they name, and the verdict last. A long run is cut where `locksim
 // run` cuts it (Options.Full keeps every row), and a note says so.
 func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
-	tl := timeline(res, opt.Quiet)
+	tl := timeline(res, opt.Quiet, opt.Window)
 	m := newMermaid(w, res.ReproduceCommand(), fmt.Sprintf("%s · seed %d · %s", res.Scenario.ID, res.Seed, res.Report.Verdict), opt)
 	ln := m.lane(res, tl, "p")
 	ln.participants()
@@ -31,7 +31,7 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 		ln.row(s.i)
 	}
 	ln.deactivate()
-	m.p("    Note over %s: %s", m.all(), mermaidText(verdictNote("", res)))
+	m.p("    Note over %s: %s", m.all(), noteText(verdictNote("", res)))
 	return m.bw.Flush()
 }
 
@@ -42,7 +42,7 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 // last. A long comparison keeps its first and last lines, its violations and
 // its differences (compareKeep).
 func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error {
-	c := compare(a, b, opt.Quiet)
+	c := compare(a, b, opt.Quiet, opt.Window)
 	m := newMermaid(w, scenarios.CompareCommand(a, b), fmt.Sprintf("%s vs %s · %s / %s", a.Scenario.ID, b.Scenario.ID, a.Report.Verdict, b.Report.Verdict), opt)
 	lanes := []*mermaidLane{m.lane(a, c.A, "a"), m.lane(b, c.B, "b")}
 	for i, ln := range lanes {
@@ -52,7 +52,7 @@ func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error
 		m.p("    end")
 	}
 	if len(c.Differences()) > 0 {
-		m.p("    Note over %s: %s", m.all(), mermaidText(differences(c)))
+		m.p("    Note over %s: %s", m.all(), noteText(differences(c)))
 	}
 	// A run of differing lines is highlighted; the block opens with the first
 	// statement written in it (Mermaid cannot draw an empty one).
@@ -87,7 +87,7 @@ func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error
 		ln.deactivate()
 	}
 	for i, ln := range lanes {
-		m.p("    Note over %s: %s", ln.over(nil), mermaidText(verdictNote("AB"[i:i+1], ln.res)))
+		m.p("    Note over %s: %s", ln.over(nil), noteText(verdictNote("AB"[i:i+1], ln.res)))
 	}
 	return m.bw.Flush()
 }
@@ -103,6 +103,9 @@ func newMermaid(w io.Writer, command, title string, opt Options) *mermaid {
 	m := &mermaid{bw: bufio.NewWriter(w)}
 	if opt.Quiet {
 		command += " --quiet"
+	}
+	if opt.Window != nil {
+		command += " " + opt.Window.String()
 	}
 	m.p("sequenceDiagram")
 	m.p("    %%%% %s", mermaidText(command+" --format mermaid"))
@@ -209,7 +212,7 @@ func (ln *mermaidLane) statements(row layout.Row) {
 	p, t, col := ln.m.p, ln.res.Trace, func(p sim.ProcID) string { return ln.id(ln.tl.Column(p)) }
 	if row.Kind == layout.RowViolation {
 		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellViolation)),
-			mermaidText("◆ "+strings.TrimPrefix(row.Text, "VIOLATION ")))
+			noteText(layout.CellViolation.Glyph()+" "+strings.TrimPrefix(row.Text, "VIOLATION ")))
 		return
 	}
 	e := t.Event(row.Event)
@@ -225,7 +228,7 @@ func (ln *mermaidLane) statements(row layout.Row) {
 		if n := t.Note(e); n != "" {
 			cmd += ": " + n // "queued: c1 is paused"
 		}
-		p("    Note over %s: %s", col(e.Proc), mermaidText(cmd))
+		p("    Note over %s: %s", col(e.Proc), noteText(cmd))
 	case sim.EvNote:
 		where := ln.over(nil) // `note at`: the whole run's
 		if e.Proc >= 0 {
@@ -234,27 +237,30 @@ func (ln *mermaidLane) statements(row layout.Row) {
 		p("    Note over %s: %s", where, noteText(layout.CellNote.Glyph()+" "+scenarios.NoteText(t, e)))
 		return
 	case sim.EvPartition, sim.EvHeal, sim.EvLink:
-		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
+		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellCut)), noteText(layout.CellCut.Glyph()+" "+t.EventText(row.Event)))
 		return
 	case sim.EvEnd:
 		return
 	default:
 		if e.Kind.IsFault() {
-			p("    Note over %s: %s", col(e.Proc), mermaidText(faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event)))
+			p("    Note over %s: %s", col(e.Proc), noteText(faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event)))
 		}
 	}
 	for c, cell := range row.Cells {
 		switch cell.Kind {
 		case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellVote, layout.CellDecide:
-			p("    Note over %s: %s", ln.id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
+			p("    Note over %s: %s", ln.id(c), noteText(cell.Kind.Glyph()+" "+cell.Label))
 		}
 	}
 }
 
-// faultGlyph is the mark of the fault in column c, with a blank after it.
+// faultGlyph is the mark of the fault in column c, with a blank after it: the
+// terminal UI's own (⏸ pause), not the SVG's stand-ins for fonts that lack it
+// (glyph): a diagram is drawn by a browser, whose fonts fall back to one that
+// has the mark.
 func faultGlyph(cells []layout.Cell, c int) string {
-	if c >= 0 && c < len(cells) && glyph(cells[c].Kind) != "" {
-		return glyph(cells[c].Kind) + " "
+	if c >= 0 && c < len(cells) && cells[c].Kind.Glyph() != "" {
+		return cells[c].Kind.Glyph() + " "
 	}
 	return ""
 }
@@ -277,7 +283,8 @@ var mermaidEscaper = strings.NewReplacer("#", "#35;", ";", "#59;", "<", "#lt;", 
 func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 
 // noteText is a long text for a note, broken into lines of about 60 characters
-// (Mermaid draws a note as wide as its longest line).
+// (Mermaid draws a note as wide as its longest line, and one over the last
+// participants runs past the diagram's right edge when it is wider).
 func noteText(s string) string {
 	lines := sim.Wrap(s, 60)
 	for i, l := range lines {
