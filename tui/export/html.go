@@ -219,7 +219,9 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 			fmt.Sprintf(`<h2>%sSelected row</h2><pre id="detail-%d" class="detail"></pre>`, head, k),
 			"<div class=\"spoils\"><h2>", head, "Invariants</h2>", invariantsHTML(k, ln, data.Views[0].Lanes[k].Viol), "</div></section>\n")
 	}
-	p("<section class=\"legendpanel\"><h2>Legend</h2>", legendHTML(views...), "</section>\n")
+	// The legend lists only the marks the run draws: a violation's, a second
+	// holder's colour. In a walk it waits for the end with the verdict.
+	p("<section class=\"legendpanel spoils\"><h2>Legend</h2>", legendHTML(views...), "</section>\n")
 	for k, ln := range all.lanes {
 		head := ""
 		if compared {

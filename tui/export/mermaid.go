@@ -31,7 +31,7 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 		ln.row(s.i)
 	}
 	ln.deactivate()
-	m.p("    Note over %s: %s", m.all(), noteText(verdictNote("", res)))
+	m.p("    Note over %s: %s", m.all(), noteText(verdictNote("", res), len(tl.Columns())))
 	return m.bw.Flush()
 }
 
@@ -52,7 +52,7 @@ func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error
 		m.p("    end")
 	}
 	if len(c.Differences()) > 0 {
-		m.p("    Note over %s: %s", m.all(), noteText(differences(c)))
+		m.p("    Note over %s: %s", m.all(), noteText(differences(c), len(c.A.Columns())+len(c.B.Columns())))
 	}
 	// A run of differing lines is highlighted; the block opens with the first
 	// statement written in it (Mermaid cannot draw an empty one).
@@ -87,7 +87,7 @@ func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error
 		ln.deactivate()
 	}
 	for i, ln := range lanes {
-		m.p("    Note over %s: %s", ln.over(nil), noteText(verdictNote("AB"[i:i+1], ln.res)))
+		ln.note(nil, verdictNote("AB"[i:i+1], ln.res))
 	}
 	return m.bw.Flush()
 }
@@ -211,8 +211,7 @@ func (ln *mermaidLane) deactivate() {
 func (ln *mermaidLane) statements(row layout.Row) {
 	p, t, col := ln.m.p, ln.res.Trace, func(p sim.ProcID) string { return ln.id(ln.tl.Column(p)) }
 	if row.Kind == layout.RowViolation {
-		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellViolation)),
-			noteText(layout.CellViolation.Glyph()+" "+strings.TrimPrefix(row.Text, "VIOLATION ")))
+		ln.note(marked(row.Cells, layout.CellViolation), layout.CellViolation.Glyph()+" "+strings.TrimPrefix(row.Text, "VIOLATION "))
 		return
 	}
 	e := t.Event(row.Event)
@@ -228,28 +227,28 @@ func (ln *mermaidLane) statements(row layout.Row) {
 		if n := t.Note(e); n != "" {
 			cmd += ": " + n // "queued: c1 is paused"
 		}
-		p("    Note over %s: %s", col(e.Proc), noteText(cmd))
+		ln.note([]int{ln.tl.Column(e.Proc)}, cmd)
 	case sim.EvNote:
-		where := ln.over(nil) // `note at`: the whole run's
+		var where []int // `note at`: the whole run's
 		if e.Proc >= 0 {
-			where = col(e.Proc)
+			where = []int{ln.tl.Column(e.Proc)}
 		}
-		p("    Note over %s: %s", where, noteText(layout.CellNote.Glyph()+" "+scenarios.NoteText(t, e)))
+		ln.note(where, layout.CellNote.Glyph()+" "+scenarios.NoteText(t, e))
 		return
 	case sim.EvPartition, sim.EvHeal, sim.EvLink:
-		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellCut)), noteText(layout.CellCut.Glyph()+" "+t.EventText(row.Event)))
+		ln.note(marked(row.Cells, layout.CellCut), layout.CellCut.Glyph()+" "+t.EventText(row.Event))
 		return
 	case sim.EvEnd:
 		return
 	default:
 		if e.Kind.IsFault() {
-			p("    Note over %s: %s", col(e.Proc), noteText(faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event)))
+			ln.note([]int{ln.tl.Column(e.Proc)}, faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event))
 		}
 	}
 	for c, cell := range row.Cells {
 		switch cell.Kind {
 		case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellVote, layout.CellDecide:
-			p("    Note over %s: %s", ln.id(c), noteText(cell.Kind.Glyph()+" "+cell.Label))
+			ln.note([]int{c}, cell.Kind.Glyph()+" "+cell.Label)
 		}
 	}
 }
@@ -282,11 +281,28 @@ var mermaidEscaper = strings.NewReplacer("#", "#35;", ";", "#59;", "<", "#lt;", 
 
 func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 
-// noteText is a long text for a note, broken into lines of about 60 characters
-// (Mermaid draws a note as wide as its longest line, and one over the last
-// participants runs past the diagram's right edge when it is wider).
-func noteText(s string) string {
-	lines := sim.Wrap(s, 60)
+// note writes a note over the columns cs of the lane (from the first to the
+// last; all of them when cs is empty), its text broken into lines that fit.
+func (ln *mermaidLane) note(cs []int, text string) {
+	span := len(ln.tl.Columns())
+	if len(cs) > 0 {
+		span = cs[len(cs)-1] - cs[0] + 1
+	}
+	ln.m.p("    Note over %s: %s", ln.over(cs), noteText(text, span))
+}
+
+// noteText is a note's text broken into lines (<br>) that fit the note Mermaid
+// draws over span participants. Over one, a note is as wide as its longest
+// line: about 60 characters keep it narrow. Over several, it is as wide as
+// the participants it spans, whatever its text (their centres are 200 pixels
+// apart at least, plus a margin of 50; about 7.5 pixels a character), so a
+// longer line runs out of its box, and past the diagram's edge at the right.
+func noteText(s string, span int) string {
+	width := 60
+	if span > 1 {
+		width = min(60, 28*(span-1)+2)
+	}
+	lines := sim.Wrap(s, width)
 	for i, l := range lines {
 		lines[i] = mermaidText(l)
 	}

@@ -171,7 +171,9 @@
   // expectations and the page's title) until the last row.
   function paintReveal() {
     const n = V.top.length, last = cur >= n - 1;
-    $("veil").setAttribute("height", reveal && !last ? V.top[cur] + V.height[cur] : V.total);
+    // The veil stops 3 units short of the cursor's bottom: the label of the
+    // next row's message sits just above that row, and must not peek out.
+    $("veil").setAttribute("height", reveal && !last ? V.top[cur] + V.height[cur] - 3 : V.total);
     const hiding = reveal && !last;
     document.body.classList.toggle("hiding", hiding);
     document.title = hiding ? verdictless : title;
