@@ -422,3 +422,23 @@ func viewerJSON(page string, v any) error {
 	rest := page[i+len(open):]
 	return json.Unmarshal([]byte(rest[:strings.Index(rest, "</script>")]), v)
 }
+
+// Rows follow true time down every timeline (Window finds a stretch's rows by
+// binary search on it): every catalogue scenario's, whole and quiet.
+func TestRowsFollowTrueTime(t *testing.T) {
+	cat, err := scenarios.Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range cat {
+		res := scenarios.Run(s, scenarios.RunOptions{})
+		whole := layout.New(res.Trace, &res.Report)
+		for _, tl := range []*layout.Timeline{whole, whole.Filter(layout.Filter{Quiet: true})} {
+			for r := 1; r < tl.Len(); r++ {
+				if tl.RowTime(r) < tl.RowTime(r-1) {
+					t.Fatalf("%s: row %d at %s comes after row %d at %s", s.ID, r+1, tl.RowTime(r), r, tl.RowTime(r-1))
+				}
+			}
+		}
+	}
+}

@@ -116,11 +116,14 @@ func writeSlide(w io.Writer, res *scenarios.Result, tl *layout.Timeline, s slide
 	// to half as large again: a run of few processes reads from the back of
 	// the room. A run of many narrows its columns to fit instead; past what
 	// that can do, the slide is wider, still 16:9, and its text smaller.
+	// A run whose times need nanoseconds has times wider than the gutter:
+	// the drawing moves right by what they lack, so that none is cut.
+	shift := max(0, float64(tl.TimeWidth())*charW*smallFont/fontSize-(gutter-12-margin/2))
 	n := max(len(tl.Columns()), 1)
-	cw := min(colW, max(minSlideColW, float64((slideW-gutter-margin)/n)))
-	natural := gutter + max(float64(n)*cw, minText) + margin
+	cw := min(colW, max(minSlideColW, (slideW-gutter-margin-shift)/float64(n)))
+	natural := shift + gutter + max(float64(n)*cw, minText) + margin
 	zoom := min(1.5, max(math.Floor(slideW/natural*100)/100, 1))
-	width := max(float64(slideW), natural)
+	width := max(slideW, math.Ceil(natural/16)*16) // a multiple of 16: the height is whole
 	height := width * 9 / 16
 
 	text, colour, prefix := s.caption, "#202020", ""
@@ -156,7 +159,7 @@ func writeSlide(w io.Writer, res *scenarios.Result, tl *layout.Timeline, s slide
 		ln.items[k].spans = tl.Between(end)
 	}
 	d.finish(opt.ByRow)
-	d.width = width / zoom
+	d.width = width/zoom - shift
 
 	bw := bufio.NewWriter(w)
 	var b strings.Builder
@@ -173,9 +176,9 @@ func writeSlide(w io.Writer, res *scenarios.Result, tl *layout.Timeline, s slide
 		fmt.Fprintf(&b, `<text x="%s" y="40" font-size="%d" fill="%s" text-anchor="end">t = %s</text>`+"\n",
 			num(width-margin), slideTitle-4, colourTime, esc(tl.RowTime(min(s.last, tl.Len()-1)).String()))
 	}
-	fmt.Fprintf(&b, `<g transform="scale(%s)">`, num2(zoom))
+	fmt.Fprintf(&b, `<g transform="scale(%s) translate(%s 0)">`, num2(zoom), num(shift))
 	d.writeColumns(&b, 58/zoom)
-	fmt.Fprintf(&b, "</g>\n"+`<g transform="translate(0 %s) scale(%s)">`+"\n", num(top), num2(zoom))
+	fmt.Fprintf(&b, "</g>\n"+`<g transform="translate(0 %s) scale(%s) translate(%s 0)">`+"\n", num(top), num2(zoom), num(shift))
 	d.writeLifelines(&b)
 	ci := d.index(true)
 	for k := range d.chunks() {
