@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/tui/export"
 )
 
@@ -257,10 +259,13 @@ func TestBrowserCompareHTML(t *testing.T) {
 		p.eval(fmt.Sprintf(`(() => { const r = document.querySelectorAll("h1 .verdict")[%d].getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`, i), &r)
 		near(t, img, "the verdict badge of "+string("AB"[i]), r.X+3, r.Y+r.H/2, rgb(want), 24)
 	}
+	// Each side is probed right of D's lifeline, where that line draws
+	// nothing but the tint (a node's promise bar sits just left of its
+	// lifeline; the narration's ✎ left of the lane).
 	var geo struct{ X, Y, Scale, A, B float64 }
 	p.eval(`(() => { const D = JSON.parse(document.getElementById("data").textContent), v = D.views[0];
 		const body = document.getElementById("body").getBoundingClientRect(), s = body.width / D.width;
-		return {X: body.x, Y: body.y + (v.top[v.diff[0]] + v.height[v.diff[0]] / 2) * s, Scale: s, A: 110 + 6, B: D.width - 24 - 7 * 124 + 6}; })()`, &geo)
+		return {X: body.x, Y: body.y + (v.top[v.diff[0]] + v.height[v.diff[0]] / 2) * s, Scale: s, A: 110 + 442, B: D.width - 24 - 7 * 124 + 442}; })()`, &geo)
 	if geo.Scale < 0.7 || geo.Scale > 1 {
 		t.Errorf("the two runs are drawn at %.2f of their size", geo.Scale)
 	}
@@ -443,6 +448,19 @@ func TestBrowserMermaid(t *testing.T) {
 				t.Errorf("%s: the rendered diagram lacks %q", name, w)
 			}
 		}
+		// Every note's text lies in its box: a note over several participants
+		// is as wide as they are apart, whatever its text, so a long line ran
+		// out of it (redlock-clock-jump's grant-exclusive, over c1 and c2, past
+		// the diagram's right edge). Mermaid measures text up to about 6 %
+		// narrower than this browser's fallback fonts draw it: that is allowed.
+		var out []string
+		p.eval(`[...document.querySelectorAll("#out rect.note")].flatMap(r => { const b = r.getBoundingClientRect();
+			return [...r.parentNode.querySelectorAll("text.noteText")].filter(e => { const t = e.getBoundingClientRect();
+				const slack = 0.04 * b.width + 4; return t.width > 0 && (t.left < b.left - slack || t.right > b.right + slack); })
+				.map(e => e.textContent + " (" + Math.round(e.getBoundingClientRect().width) + " px in a box of " + Math.round(b.width) + ")"); })`, &out)
+		for _, o := range out {
+			t.Errorf("%s: a note's text runs out of its box: %q", name, o)
+		}
 		return true
 	}
 	cat, err := scenarios.Catalogue()
@@ -465,6 +483,29 @@ func TestBrowserMermaid(t *testing.T) {
 		}
 		img := p.screenshotAs(t, "redlock-clock-jump-mermaid.png")
 		near(t, img, "the background", 1598, 998, color.RGBA{255, 255, 255, 255}, 8)
+		var lines []string
+		p.eval(`[...document.querySelectorAll("#out text.noteText")].map(e => e.textContent).filter(s => s.includes("grant-exclusive") || s.includes("while c1's grant"))`, &lines)
+		if len(lines) < 2 {
+			t.Errorf("the grant-exclusive note is drawn on %d lines: %q", len(lines), lines)
+		}
+	}
+	// The terminal UI's marks, as the rendered diagrams write them: ⏸ for a
+	// pause (not the SVG's ‖), ⤴ a clock jump, ╳ a partition, ✗ a crash, ↺ a
+	// restart, ★ ☆ a grant given and withdrawn, ● a command, ◆ a violation,
+	// ✎ a note, ⚑ a decision.
+	for id, marks := range map[string][]string{
+		"redis-del-after-expiry":       {"⏸ pause c1", "▶ resume c1", "★ L→c1", "☆ expired", "● acquire", "◆ mutex-belief"},
+		"redlock-clock-jump":           {"⤴ clock-jump C", "╳ partition"},
+		"redis-restart-no-persistence": {"✗ crash", "↺ restart"},
+		"3pc-partition":                {"✎ ", "⚑ COMMIT"},
+	} {
+		if draw(id+" glyphs", render(t, export.WriteMermaid, run(t, id), export.Options{}), marks...) {
+			var text string
+			p.eval(`document.getElementById("out").textContent`, &text)
+			if strings.Contains(text, "‖") || strings.Contains(text, "◷") {
+				t.Errorf("%s: the rendered diagram writes the SVG's stand-in marks ‖ or ◷", id)
+			}
+		}
 	}
 	// A note's text is drawn, on lines of its own (3PC's termination protocol).
 	threePC := render(t, export.WriteMermaid, run(t, "3pc-partition"), export.Options{})
@@ -523,5 +564,289 @@ func TestBrowserRenderTimeOfALongRun(t *testing.T) {
 			t.Errorf("G left the cursor at %q, not on the last of %s rows", where.Where, where.Rows)
 		}
 	}
+	noProblems(t, p)
+}
+
+// at1920 shows the SVG open in the page 1920 pixels wide, as a projector shows
+// a slide, and returns the size its smallest text is drawn at, in pixels, and
+// the shape of its viewBox (width over height).
+func (p *page) at1920(t *testing.T) (minPx, ratio float64) {
+	t.Helper()
+	var r struct{ Min, Ratio float64 }
+	p.eval(`(() => { const svg = document.documentElement, vb = svg.viewBox.baseVal;
+		svg.setAttribute("width", "1920"); svg.removeAttribute("height");
+		const scale = svg.getBoundingClientRect().width / vb.width;
+		const sizes = [...document.querySelectorAll("text")].filter(e => e.textContent.trim() !== "").map(e => parseFloat(getComputedStyle(e).fontSize) * scale);
+		return {Min: Math.min(...sizes), Ratio: vb.width / vb.height}; })()`, &r)
+	return r.Min, r.Ratio
+}
+
+// TestBrowserStopsSVG opens the walk's slides (--format svg --stops DIR) as a
+// projector shows them, 1920 pixels wide: each is 16:9, its smallest text is
+// 14 px or more, everything drawn is on the slide, and the question slide asks
+// with nothing below the stop while its answer shows the violation.
+func TestBrowserStopsSVG(t *testing.T) {
+	b := newBrowser(t)
+	p := b.newPage(1920, 1080)
+	// etcd's times need nanoseconds (7.072666664s): wider than the gutter.
+	for _, c := range []struct {
+		id    string
+		quiet bool
+	}{{"zset-time-bucket-overlap", false}, {"redlock-clock-jump", false}, {"etcd-pause", false}, {"etcd-pause", true}} {
+		id := c.id
+		res := run(t, id)
+		dir := t.TempDir()
+		var names []string
+		err := export.WriteStops(res, export.Options{Quiet: c.quiet}, func(name string, write func(io.Writer) error) error {
+			f, err := os.Create(filepath.Join(dir, name))
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			names = append(names, name)
+			return write(f)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(names) < 3 {
+			t.Fatalf("%s: %d slides", id, len(names))
+		}
+		for _, name := range names {
+			p.open(filepath.Join(dir, name))
+			var off []string
+			p.eval(`[...document.querySelectorAll("text")].filter(e => { const r = e.getBoundingClientRect();
+				return e.textContent.trim() !== "" && (r.left < -1 || r.right > 1921 || r.top < -1 || r.bottom > 1081); }).map(e => e.textContent)`, &off)
+			if len(off) > 0 {
+				t.Errorf("%s %s: text off the slide: %q", id, name, off)
+			}
+			if name == "stop-03-question.svg" && id == "zset-time-bucket-overlap" {
+				var text string
+				p.eval(`document.documentElement.textContent`, &text)
+				if !strings.Contains(text, "? Hour 2 begins") || strings.Contains(text, "mutex-belief") || strings.Contains(text, "Verdict") {
+					t.Errorf("the question slide: asks %v, shows the violation or the verdict: %v", strings.Contains(text, "? Hour 2"), strings.Contains(text, "mutex-belief"))
+				}
+				img, png := p.screenshot()
+				if dir := os.Getenv("LOCKSIM_SCREENSHOTS"); dir != "" {
+					os.WriteFile(filepath.Join(dir, "stop-question.png"), png, 0o644)
+				}
+				near(t, img, "the question's band", 30, 1080-36-10, rgb("#f3e6fa"), 8)
+			}
+			if name == "stop-03.svg" && id == "zset-time-bucket-overlap" {
+				var text string
+				p.eval(`document.documentElement.textContent`, &text)
+				if !strings.Contains(text, "mutex-belief") || strings.Contains(text, "? Hour 2") {
+					t.Errorf("the answer slide lacks the violation, or still asks")
+				}
+			}
+			px, ratio := p.at1920(t)
+			if px < 14 || ratio < 16.0/9-0.001 || ratio > 16.0/9+0.001 {
+				t.Errorf("%s %s: drawn 1920 pixels wide its smallest text is %.1f px; its shape %.3f (16:9 is 1.778)", id, name, px, ratio)
+			}
+		}
+	}
+	noProblems(t, p)
+}
+
+// TestBrowserWindowSVG opens `--from 2s --to 3s` of Kleppmann's clock jump:
+// only the rows of that second, and its text 14 px or more at 1920 wide.
+func TestBrowserWindowSVG(t *testing.T) {
+	res := run(t, "redlock-clock-jump")
+	opt := export.Options{Window: &export.Window{From: sim.Time(2 * time.Second), To: sim.Time(3 * time.Second)}}
+	path := write(t, export.WriteSVG, res, opt, "window.svg")
+	whole := write(t, export.WriteSVG, res, export.Options{}, "whole.svg")
+	p := newBrowser(t).newPage(1600, 1000)
+	var rows, all int
+	p.open(whole)
+	p.eval(`document.querySelectorAll("#chunks text.time, g text.time").length`, &all)
+	p.open(path)
+	var times []string
+	p.eval(`[...document.querySelectorAll("g text.time")].map(e => e.textContent)`, &times)
+	rows = len(times)
+	for _, s := range times {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 2*time.Second || d > 3*time.Second {
+			t.Errorf("the window draws a row at %q", s)
+		}
+	}
+	if rows == 0 || rows >= all {
+		t.Errorf("the window draws %d times, the whole run %d", rows, all)
+	}
+	var bands int
+	p.eval(`document.querySelectorAll("rect.band").length`, &bands)
+	if bands != 2 {
+		t.Errorf("%d violation bands in [2s, 3s], want mutex-belief's and grant-exclusive's", bands)
+	}
+	if px, _ := p.at1920(t); px < 14 {
+		t.Errorf("drawn 1920 pixels wide, the window's smallest text is %.1f px", px)
+	}
+	noProblems(t, p)
+}
+
+// TestBrowserHTMLWalk walks a story in the HTML viewer opened with --walk, as a
+// teacher does with space: the question first with nothing below the stop
+// drawn, then the rows and the narration; the verdict only at the end; and the
+// keys of the terminal UI's walk (w, r, n, N, ↑, ↓, ?).
+func TestBrowserHTMLWalk(t *testing.T) {
+	res := run(t, "zset-time-bucket-overlap")
+	path := write(t, export.WriteHTML, res, export.Options{Walk: true}, "walk.html")
+	p := newBrowser(t).newPage(1600, 1000)
+	p.open(path)
+	var beats []struct {
+		Stop, End int
+		Q         string `json:"q"`
+		Narr      string `json:"narr"`
+	}
+	p.eval(`JSON.parse(document.getElementById("data").textContent).views[0].lanes[0].beats`, &beats)
+	var rows int
+	p.eval(`JSON.parse(document.getElementById("data").textContent).views[0].top.length`, &rows)
+	type state struct {
+		Row                      int
+		Walking, Hiding          bool
+		Verdict, Later, Spoilers bool // shown
+		Hidden                   float64
+		CursorEnd, Veil          float64
+		Narration, Play, Title   string
+	}
+	shown := func(sel string) string {
+		return fmt.Sprintf(`getComputedStyle(document.querySelector(%q)).display !== "none"`, sel)
+	}
+	get := func() state {
+		var s state
+		p.eval(`(() => { const c = document.getElementById("cursor"), v = document.getElementById("veil");
+			const veil = +v.getAttribute("height"), chunks = [...document.querySelectorAll("#chunks text")];
+			return {Row: +document.getElementById("where").textContent.split(" ")[1] - 1,
+				Walking: document.body.classList.contains("walking"), Hiding: document.body.classList.contains("hiding"),
+				Verdict: `+shown("h1 .verdict")+`, Later: `+shown("h1 .verdict-later")+`, Spoilers: `+shown(".spoils")+`,
+				Hidden: chunks.filter(e => e.getBBox().y > veil).length,
+				CursorEnd: +c.getAttribute("y") + +c.getAttribute("height") - 3, Veil: veil, // the veil stops 3 short of the cursor's end
+				Narration: document.getElementById("narration-0").textContent, Play: document.getElementById("play").textContent,
+				Title: document.title}; })()`, &s)
+		return s
+	}
+	space := func() { p.key(" ", "Space", 32) }
+	// The band of the run's violation, in the page: painted only once revealed.
+	bandPainted := func(what string) bool {
+		t.Helper()
+		var r rect
+		p.eval(`(() => { const b = document.querySelector("#chunks rect.band"); if (!b) return {X: -1};
+			b.scrollIntoView({block: "center"}); const r = b.getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`, &r)
+		if r.X < 0 {
+			return false
+		}
+		img, _ := p.screenshot()
+		cr, cg, cb, _ := img.At(int(r.X+r.W*0.75), int(r.Y+r.H/2)).RGBA()
+		return cr>>8 > 240 && cg>>8 < 240 && cb>>8 < 240 // the band's pink, not the page's white
+	}
+
+	s := get()
+	if !s.Walking || !s.Hiding || s.Verdict || !s.Later || s.Spoilers || s.Row != 0 || s.Veil != s.CursorEnd || strings.Contains(s.Title, "UNSAFE") {
+		t.Fatalf("--walk opens as %+v: want walking at row 1, the rows below and the verdict hidden", s)
+	}
+	if s.Hidden == 0 || !strings.HasPrefix(s.Play, "▶ next stop") {
+		t.Errorf("opening: %v rows' texts lie below the veil, the play button says %q", s.Hidden, s.Play)
+	}
+	if bandPainted("opening") {
+		t.Error("opening the walk, the violation's band below the cursor is painted")
+	}
+	asked := false
+	for i := 0; i < 3*len(beats)+3 && get().Row < rows-1; i++ {
+		space()
+		s = get()
+		b := beats[0]
+		for _, bb := range beats {
+			if bb.Stop <= s.Row {
+				b = bb
+			}
+		}
+		switch {
+		case b.Q != "" && s.Row == b.Stop:
+			asked = true
+			if !strings.Contains(s.Narration, "? "+b.Q) || !strings.Contains(s.Narration, "space: the answer") || !strings.HasPrefix(s.Play, "▶ the answer") {
+				t.Errorf("at the question's stop the narration says %q, the button %q", s.Narration, s.Play)
+			}
+			if bandPainted("the question") {
+				t.Error("while the question is asked, the violation's band (its answer) is painted")
+			}
+			p.screenshotAs(t, "walk-question-html.png")
+			space()
+			s = get()
+			if s.Row != b.End || s.Narration != b.Narr || strings.Contains(s.Narration, "?") {
+				t.Errorf("the answer: row %d, narration %q; want row %d, %q", s.Row+1, s.Narration, b.End+1, b.Narr)
+			}
+			if !bandPainted("the answer") {
+				t.Error("the answer does not paint the violation's band")
+			}
+		case s.Row == b.End && b.Narr != "" && s.Narration != b.Narr:
+			t.Errorf("at the end of the beat from row %d the narration says %q, want %q", b.Stop+1, s.Narration, b.Narr)
+		}
+		if s.Veil != s.CursorEnd && s.Row < rows-1 {
+			t.Errorf("row %d: the veil ends at %v, the cursor at %v", s.Row+1, s.Veil, s.CursorEnd)
+		}
+		if s.Row < rows-1 && (s.Verdict || !s.Later) {
+			t.Errorf("row %d of %d: the verdict is shown before the end", s.Row+1, rows)
+		}
+	}
+	if !asked {
+		t.Error("the walk never asked the scenario's question")
+	}
+	s = get()
+	if s.Row != rows-1 || !s.Verdict || s.Later || !s.Spoilers || s.Hiding || !strings.Contains(s.Title, "UNSAFE") {
+		t.Errorf("at the end of the walk: %+v; want the last row, the verdict, the invariants", s)
+	}
+
+	// The keys: g back to the start (the verdict hides again), n and N to the
+	// violation and back, ↓ ↑, w off (everything shown, space plays) and on, r.
+	p.key("g", "KeyG", 71)
+	if s = get(); s.Row != 0 || s.Verdict {
+		t.Errorf("g: row %d, verdict shown %v", s.Row+1, s.Verdict)
+	}
+	var viol int
+	p.eval(`JSON.parse(document.getElementById("data").textContent).views[0].viol[0]`, &viol)
+	p.key("n", "KeyN", 78)
+	if s = get(); s.Row != viol || s.Veil != s.CursorEnd {
+		t.Errorf("n: row %d (want the violation's, %d), veil %v, cursor %v", s.Row+1, viol+1, s.Veil, s.CursorEnd)
+	}
+	p.key("ArrowDown", "ArrowDown", 40)
+	if s = get(); s.Row != viol+1 || s.Veil != s.CursorEnd {
+		t.Errorf("↓ after n: row %d, want %d, the veil under it", s.Row+1, viol+2)
+	}
+	p.key("N", "KeyN", 78)
+	if s = get(); s.Row != viol {
+		t.Errorf("N: row %d, want the violation's, %d", s.Row+1, viol+1)
+	}
+	p.key("ArrowUp", "ArrowUp", 38)
+	if s = get(); s.Row != viol-1 {
+		t.Errorf("↑: row %d, want %d", s.Row+1, viol)
+	}
+	p.key("w", "KeyW", 87)
+	if s = get(); s.Walking || s.Hiding || !s.Verdict || s.Veil == s.CursorEnd || !strings.HasPrefix(s.Play, "▶ play") {
+		t.Errorf("w (off): %+v", s)
+	}
+	p.key("r", "KeyR", 82)
+	if s = get(); !s.Hiding || s.Veil != s.CursorEnd || s.Verdict {
+		t.Errorf("r (reveal on): %+v", s)
+	}
+	p.key("r", "KeyR", 82)
+	p.key("w", "KeyW", 87)
+	if s = get(); !s.Walking || !s.Hiding {
+		t.Errorf("w (on): %+v", s)
+	}
+	p.key("?", "Slash", 191)
+	var open bool
+	p.eval(`!document.getElementById("helpbox").hidden && document.getElementById("helpbox").textContent.includes("walk the story")`, &open)
+	if !open {
+		t.Error("? does not open the help with the walk's keys")
+	}
+	p.key("Escape", "Escape", 27)
+	p.eval(`!document.getElementById("helpbox").hidden`, &open)
+	if open {
+		t.Error("esc does not close the help")
+	}
+	p.click("#walk")
+	if s = get(); s.Walking {
+		t.Error("the walk button does not end the walk")
+	}
+	p.screenshotAs(t, "walk-html.png")
 	noProblems(t, p)
 }

@@ -2,8 +2,9 @@
 // read: the text report `locksim run` prints (text.go), the comparison's JSON
 // (json_compare.go, lined up by the layout), a Mermaid
 // sequence diagram (Markdown on GitHub, the live editor), a standalone SVG image
-// of the timeline (slides and papers), and one self-contained HTML file that
-// steps through the run offline (docs/exports.md). The JSON event list is the
+// of the timeline (slides and papers), the walk as 16:9 slides (stops.go), and
+// one self-contained HTML file that steps through the run offline, or walks its
+// story (docs/exports.md). Each can be cut to a stretch of true time (Window). The JSON event list is the
 // JSON output's (scenarios.EventList).
 //
 // Everything is drawn from the layout's rows (tui/layout): the same columns,

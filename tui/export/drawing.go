@@ -23,6 +23,32 @@ type Options struct {
 	// protocols declare it) into a faint tick, as the terminal UI's quiet view
 	// does (SVG, Mermaid). The HTML has both views and starts in the quiet one.
 	Quiet bool
+	// Window cuts the export to the rows whose true time is in [From, To]
+	// (`--from`, `--to`; nil: every row): a slide of one moment of a long run.
+	Window *Window
+	// Walk opens the HTML viewer in its walk: one stop of the story at a time,
+	// the rows below the cursor hidden, the verdict at the end.
+	Walk bool
+}
+
+// Window is a stretch of true time, both ends included.
+type Window struct{ From, To sim.Time }
+
+// says is what a drawing of the window says of it, under its title.
+func (w *Window) says() string {
+	if w.To == sim.Never {
+		return fmt.Sprintf("only the rows from %s on (%s)", w.From, w)
+	}
+	return fmt.Sprintf("only the rows from %s to %s (%s)", w.From, w.To, w)
+}
+
+// String is the window as the flags that ask for it.
+func (w *Window) String() string {
+	s := "--from " + w.From.String()
+	if w.To != sim.Never {
+		s += " --to " + w.To.String()
+	}
+	return s
 }
 
 // The drawing's measures, in SVG user units (pixels at 1:1). An 8-process run is
@@ -40,6 +66,8 @@ const (
 	laneGap     = 36  // between the two runs of a comparison: where ≠ marks a difference
 	margin      = 24
 	minText     = 760 // the least width for sentences (violations, the legend)
+	promiseW    = 6   // a service's promise bar, left of its lifeline
+	promiseGap  = 9   // between the promise bar and the lifeline
 	chunkRows   = 64  // rows per chunk of the HTML viewer
 )
 
@@ -52,6 +80,7 @@ const (
 type line struct {
 	at      sim.Time // true time; -1 for the cut band
 	skipped int      // the cut band: how many lines it stands for
+	says    string   // the cut band's own words (a slide's: the rows before or after it)
 	differs bool     // a comparison's line that only one run has
 	top, h  float64
 }
@@ -95,8 +124,11 @@ type lane struct {
 	width  float64
 }
 
-// x is column c's lifeline.
-func (ln *lane) x(c int) float64 { return ln.left + float64(c)*ln.colW + ln.colW/2 - 40 }
+// x is column c's lifeline: left of the column's middle, so that its marks'
+// labels have room on the right (less so in a slide's narrow columns).
+func (ln *lane) x(c int) float64 {
+	return ln.left + float64(c)*ln.colW + ln.colW/2 - min(40, max(ln.colW/2-20, 0))
+}
 
 // drawing is the geometry of a timeline, computed once and written as a
 // standalone SVG or as the HTML viewer's chunks.
@@ -111,53 +143,70 @@ type drawing struct {
 	// narrated marks the rows where a narration starts, as the terminal UI does
 	// (the HTML viewer, which shows the narration beside the drawing).
 	narrated bool
+	// window: the drawing is of a stretch of the run (nil: all of it), so
+	// time is scaled to the stretch its lines span, not to the whole run.
+	window *Window
+	// budget is the most height the lines may take (0: as much as they need):
+	// a slide gives time only the room the rows leave.
+	budget float64
 }
 
-// timeline lays out a run, in its quiet view when asked.
-func timeline(res *scenarios.Result, quiet bool) *layout.Timeline {
+// timeline lays out a run, in its quiet view when asked, cut to a window of
+// true time when given one (the window last: Cut keeps the spans of the whole).
+func timeline(res *scenarios.Result, quiet bool, w *Window) *layout.Timeline {
 	tl := layout.New(res.Trace, &res.Report)
 	if quiet {
 		tl = tl.Filter(layout.Filter{Quiet: true})
+	}
+	if w != nil {
+		tl = tl.Window(w.From, w.To)
 	}
 	return tl
 }
 
 // newDrawing draws one run.
 func newDrawing(res *scenarios.Result, opt Options) *drawing {
-	return drawRun(res, timeline(res, opt.Quiet), opt)
+	return drawRun(res, timeline(res, opt.Quiet, opt.Window), opt)
 }
 
 func drawRun(res *scenarios.Result, tl *layout.Timeline, opt Options) *drawing {
-	d := &drawing{}
-	ln := d.addLane(res, tl, "", colW)
-	for _, s := range shown(tl.Len(), opt.Full, func(r int) bool { return tl.RowEvent(r) < 0 }) {
-		if s.skipped > 0 {
-			d.lines = append(d.lines, line{at: -1, skipped: s.skipped})
-			ln.items = append(ln.items, item{row: -1, spans: tl.Row(s.i).Cells})
-			continue
-		}
-		d.lines = append(d.lines, line{at: tl.RowTime(s.i)})
-		ln.items = append(ln.items, ln.item(s.i))
-	}
+	d := &drawing{window: opt.Window}
+	d.addLane(res, tl, "", colW)
+	d.addRows(shown(tl.Len(), opt.Full, func(r int) bool { return tl.RowEvent(r) < 0 }))
 	d.finish(opt.ByRow)
 	return d
 }
 
+// addRows gives the drawing of one run a line per row that list shows, and a
+// cut band for each stretch it leaves out.
+func (d *drawing) addRows(list []shownLine) {
+	ln := d.lanes[0]
+	for _, s := range list {
+		if s.skipped > 0 {
+			d.lines = append(d.lines, line{at: -1, skipped: s.skipped})
+			ln.items = append(ln.items, item{row: -1, spans: ln.tl.Row(s.i).Cells})
+			continue
+		}
+		d.lines = append(d.lines, line{at: ln.tl.RowTime(s.i)})
+		ln.items = append(ln.items, ln.item(s.i))
+	}
+}
+
 // compare lines two runs up as the terminal UI's compare does, in their quiet
-// views when asked.
-func compare(a, b *scenarios.Result, quiet bool) *layout.Comparison {
-	return layout.Compare(timeline(a, quiet), timeline(b, quiet))
+// views when asked, each cut to the window when given one.
+func compare(a, b *scenarios.Result, quiet bool, w *Window) *layout.Comparison {
+	return layout.Compare(timeline(a, quiet, w), timeline(b, quiet, w))
 }
 
 // newCompareDrawing draws two runs side by side on one true-time axis.
 func newCompareDrawing(a, b *scenarios.Result, opt Options) *drawing {
-	return drawCompare(a, b, compare(a, b, opt.Quiet), opt)
+	return drawCompare(a, b, compare(a, b, opt.Quiet, opt.Window), opt)
 }
 
 // drawCompare draws a comparison: a line per line of it; a long one keeps its
 // first and last lines, its violations and its differences (compareKeep).
 func drawCompare(a, b *scenarios.Result, c *layout.Comparison, opt Options) *drawing {
-	d := &drawing{cmp: c}
+	d := &drawing{cmp: c, window: opt.Window}
 	d.addLane(a, c.A, "A", compareColW)
 	d.addLane(b, c.B, "B", compareColW)
 	for _, s := range shown(c.Len(), opt.Full, compareKeep(c)) {
@@ -287,13 +336,28 @@ func (d *drawing) finish(byRow bool) {
 // by true time also as far apart as the time between them, at a scale that gives
 // time about half the height the lines take.
 func (d *drawing) place(byRow bool) {
-	end := sim.Time(0)
+	start, end := sim.Time(0), sim.Time(0)
 	for _, ln := range d.lanes {
 		end = max(end, ln.res.Trace.End)
 	}
+	if d.window != nil || d.budget > 0 { // a stretch of the run: the time its lines span
+		start, end = sim.Never, 0
+		for _, l := range d.lines {
+			if l.at >= 0 {
+				start, end = min(start, l.at), max(end, l.at)
+			}
+		}
+	}
 	perSec := 0.0
-	if !byRow && end > 0 {
-		perSec = min(float64(len(d.lines))*rowGap*0.5/(float64(end)/1e9), 400)
+	if span := float64(end-start) / 1e9; !byRow && span > 0 {
+		perSec = min(float64(len(d.lines))*rowGap*0.5/span, 400)
+		if d.budget > 0 {
+			rows := 16.0
+			for _, l := range d.lines {
+				rows += l.h
+			}
+			perSec = min(perSec, max(d.budget-rows, 0)/span)
+		}
 	}
 	y := 8.0
 	last := sim.Time(-1)
@@ -331,7 +395,7 @@ func (d *drawing) collect(ln *lane) {
 	for c := range open {
 		open[c] = map[layout.Span]int{}
 	}
-	spans := []layout.Span{layout.SpanBelief, layout.SpanPaused, layout.SpanDown}
+	spans := []layout.Span{layout.SpanBelief, layout.SpanPromise, layout.SpanPaused, layout.SpanDown}
 	for i := range d.lines {
 		if d.lines[i].at < 0 {
 			lastCut = i
@@ -469,26 +533,31 @@ func (d *drawing) writeChunk(b *strings.Builder, k int, ci []chunkIndex, only bo
 		}
 	}
 	// Belief bars first; a pause or downtime is a narrower stripe on top, so a
-	// paused client that still believes shows both.
-	for _, beliefs := range []bool{true, false} {
+	// paused client that still believes shows both. A service's promise is an
+	// outlined bar of its own left of the lifeline, clear of the marks on it
+	// and of a belief bar in the same column (a Redlock client promises
+	// itself the quorum it won).
+	for _, pass := range []layout.Span{layout.SpanBelief, layout.SpanPromise, layout.SpanPaused | layout.SpanDown} {
 		for n, ln := range d.lanes {
 			for _, cb := range ci[n].bars[k] {
 				c, br := cb[0], ln.bars[cb[0]][cb[1]]
-				if (br.span == layout.SpanBelief) != beliefs {
+				if br.span&pass == 0 {
 					continue
 				}
 				top, bottom := d.lines[br.from].top, d.lines[br.to].top+d.lines[br.to].h
 				if !only {
 					top, bottom = max(top, d.lines[lo].top), min(bottom, d.lines[hi].top+d.lines[hi].h)
 				}
-				w, class := 10.0, fmt.Sprintf("bar c%d", int(ln.tl.Columns()[c].Proc)%len(barColours))
+				x, w, class := ln.x(c)-5, 10.0, fmt.Sprintf("bar c%d", int(ln.tl.Columns()[c].Proc)%len(barColours))
 				switch br.span {
+				case layout.SpanPromise:
+					x, w, class = ln.x(c)-promiseGap-promiseW, promiseW, "promise"
 				case layout.SpanPaused:
-					w, class = 4, "paused"
+					x, w, class = ln.x(c)-2, 4, "paused"
 				case layout.SpanDown:
-					w, class = 4, "down"
+					x, w, class = ln.x(c)-2, 4, "down"
 				}
-				fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(ln.x(c)-w/2), num(top), num(w), num(bottom-top))
+				fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(x), num(top), num(w), num(bottom-top))
 			}
 		}
 	}
@@ -546,8 +615,11 @@ func (d *drawing) writeLine(b *strings.Builder, i int) {
 	if l.at < 0 {
 		mid := l.top + l.h/2
 		fmt.Fprintf(b, `<line class="cut" x1="%d" y1="%s" x2="%s" y2="%s"/>`, gutter-4, num(mid), num(d.width-margin), num(mid))
-		fmt.Fprintf(b, `<text class="time" x="%s" y="%s" text-anchor="middle">⋯ %d %s left out (--full shows them) ⋯</text>`,
-			num((gutter+d.width-margin)/2), num(mid-4), l.skipped, map[bool]string{false: "rows", true: "lines"}[d.cmp != nil])
+		what := fmt.Sprintf("%d %s left out (--full shows them)", l.skipped, map[bool]string{false: "rows", true: "lines"}[d.cmp != nil])
+		if l.says != "" {
+			what = l.says
+		}
+		fmt.Fprintf(b, `<text class="time" x="%s" y="%s" text-anchor="middle">⋯ %s ⋯</text>`, num((gutter+d.width-margin)/2), num(mid-4), esc(what))
 		return
 	}
 	y := l.anchor()
@@ -656,8 +728,8 @@ func defs() string {
 		fontSize+2, colourViolation, colourBand, colourNote, colourNoteBand)
 	fmt.Fprintf(&b, ".name{font-size:%dpx;font-weight:bold;text-anchor:middle}.role{font-size:%dpx;fill:%s;text-anchor:middle}.lane{font-size:%dpx;font-weight:bold}",
 		fontSize+2, smallFont, colourTime, fontSize+2)
-	fmt.Fprintf(&b, ".life{stroke:%s}.sep{stroke:%s;stroke-width:2px}.cut{stroke:%s;stroke-dasharray:2 6}.band{fill:%s}.nband{fill:%s}.diff{fill:%s}.paused{fill:%s}.down{fill:%s}",
-		colourLifeline, colourLifeline, colourTime, colourBand, colourNoteBand, colourDiffBand, colourPaused, colourDown)
+	fmt.Fprintf(&b, ".life{stroke:%s}.sep{stroke:%s;stroke-width:2px}.cut{stroke:%s;stroke-dasharray:2 6}.band{fill:%s}.nband{fill:%s}.diff{fill:%s}.paused{fill:%s}.down{fill:%s}.promise{fill:%s;stroke:%s;stroke-width:1.5px}",
+		colourLifeline, colourLifeline, colourTime, colourBand, colourNoteBand, colourDiffBand, colourPaused, colourDown, colourPromiseFill, colourPromise)
 	fmt.Fprintf(&b, ".differs{font-size:%dpx;font-weight:bold;text-anchor:middle;fill:%s}.narr{text-anchor:middle;font-weight:bold;fill:%s}.fold{text-anchor:middle;font-weight:bold;fill:%s}",
 		fontSize+2, colourDiffers, colourNote, colourFolded)
 	fmt.Fprintf(&b, ".msg{stroke:%s;stroke-width:1.5px;marker-end:url(#head)}.lost{stroke:%s;stroke-width:1.5px;stroke-dasharray:6 4}", colourMessage, colourViolation)

@@ -30,6 +30,7 @@ type viewerData struct {
 	Runs  []viewerRun  `json:"runs"`
 	Views []viewerView `json:"views"`
 	Start int          `json:"start"` // the view shown first
+	Walk  bool         `json:"walk"`  // open in the walk (Options.Walk)
 	Width float64      `json:"width"` // the drawing's
 	HeadH float64      `json:"headH"` // the column headers'
 }
@@ -63,6 +64,18 @@ type viewerLane struct {
 	Viol  []violationRow `json:"viol"`         // the violation rows, in order
 	Narr  []narration    `json:"narr"`         // where the narration in force changes (text "": none)
 	First int            `json:"first"`        // the first stop's row (-1: none): before it the summary is shown
+	Beats []viewerBeat   `json:"beats"`        // the walk's beats (one run only; a comparison has no walk)
+}
+
+// viewerBeat is one beat of the walk (layout.Beats), as the viewer walks it:
+// the question at the stop first, then the rows down to the end and the
+// narration; text is what the stop is, said when nothing narrates it.
+type viewerBeat struct {
+	Stop      int    `json:"stop"`
+	End       int    `json:"end"`
+	Question  string `json:"q,omitempty"`
+	Narration string `json:"narr,omitempty"`
+	Text      string `json:"text"`
 }
 
 type narration struct {
@@ -88,9 +101,9 @@ type violationRow struct {
 // starts there). It loads nothing: inline CSS, inline JavaScript, generic fonts.
 func WriteHTML(w io.Writer, res *scenarios.Result, opt Options) error {
 	opt.Full = true
-	all := drawRun(res, timeline(res, false), opt)
+	all := drawRun(res, timeline(res, false, opt.Window), opt)
 	var quiet *drawing
-	if q := timeline(res, true); q.Len() < all.lanes[0].tl.Len() {
+	if q := timeline(res, true, opt.Window); q.Len() < all.lanes[0].tl.Len() {
 		quiet = drawRun(res, q, opt)
 	}
 	return writeHTML(w, opt, all, quiet)
@@ -103,16 +116,16 @@ func WriteHTML(w io.Writer, res *scenarios.Result, opt Options) error {
 // tinted and marked ≠, d and D to jump between differences.
 func WriteCompareHTML(w io.Writer, a, b *scenarios.Result, opt Options) error {
 	opt.Full = true
-	all := drawCompare(a, b, compare(a, b, false), opt)
+	all := drawCompare(a, b, compare(a, b, false, opt.Window), opt)
 	var quiet *drawing
-	if c := compare(a, b, true); c.A.Len() < all.cmp.A.Len() || c.B.Len() < all.cmp.B.Len() {
+	if c := compare(a, b, true, opt.Window); c.A.Len() < all.cmp.A.Len() || c.B.Len() < all.cmp.B.Len() {
 		quiet = drawCompare(a, b, c, opt)
 	}
 	return writeHTML(w, opt, all, quiet)
 }
 
 func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
-	data := viewerData{Width: all.width, HeadH: all.headHeight()}
+	data := viewerData{Width: all.width, HeadH: all.headHeight(), Walk: opt.Walk && all.cmp == nil}
 	for _, ln := range all.lanes {
 		data.Runs = append(data.Runs, runData(ln.res))
 	}
@@ -155,7 +168,7 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 			tag = `<span class="lane-tag">` + ln.name + `</span> `
 		}
 		verdict := e(string(r.Report.Verdict))
-		p("<h1>", tag, e(r.Scenario.ID), " <span class=\"verdict v-", verdict, "\">", verdict, "</span>",
+		p("<h1>", tag, e(r.Scenario.ID), " <span class=\"verdict v-", verdict, "\">", verdict, "</span><span class=\"verdict-later\">verdict at the end</span>",
 			fmt.Sprintf(` <span class="so-far" id="so-far-%d"></span></h1>`, k), "\n")
 	}
 	if !compared {
@@ -174,6 +187,10 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 		button("prevViol", "◆ prev", "previous violation (N)"), button("nextViol", "◆ next", "next violation (n)"),
 		button("prevFault", "✗ prev", "previous fault (F)"), button("nextFault", "✗ next", "next fault (f)"),
 		button("prevStep", "¶ prev", "previous stop of the story (S)"), button("nextStep", "¶ next", "next stop of the story: a narrated step, a note, a fault, a violation (s)"))
+	if !compared {
+		p(button("walk", "⚑ walk", "walk the story: one stop at a time, the question first, then the rows and the narration; no spoiler (w)"))
+	}
+	p(button("reveal", "▾ reveal", "reveal: hide the rows below the cursor (r)"))
 	if compared {
 		p(button("prevDiff", "≠ prev", "previous difference (D)"), button("nextDiff", "≠ next", "next difference: a line only one run has (d)"))
 	}
@@ -183,13 +200,15 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 	}
 	p(button("quiet", "∙ quiet", quietTitle),
 		`<label>speed <select id="speed"><option value="1">1 row/s</option><option value="4" selected>4 rows/s</option><option value="16">16 rows/s</option><option value="64">64 rows/s</option></select></label>`,
-		"<span id=\"where\"></span></nav>\n")
+		button("help", "?", "help: every key (?)"), "<span id=\"where\"></span></nav>\n")
 	var cols strings.Builder
 	all.writeColumns(&cols, 0)
 	p(fmt.Sprintf("<div id=\"cols\"><svg id=\"colsvg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" font-family=\"monospace\">", num(all.width), num(all.headHeight())),
 		defs(), cols.String(), "</svg></div>\n")
 	p(fmt.Sprintf("<div id=\"scroll\" tabindex=\"0\"><svg id=\"body\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" font-family=\"monospace\">", num(all.width), num(all.height)),
-		defs(), `<g id="life"></g><g id="chunks"></g><rect id="cursor" x="0" y="0" width="`, num(all.width), `" height="0"/></svg></div>`, "\n</section>\n<aside>\n")
+		defs(), `<clipPath id="revealed"><rect id="veil" x="0" y="0" width="`, num(all.width), `" height="`, num(all.height), `"/></clipPath>`,
+		`<g id="life"></g><g id="chunks" clip-path="url(#revealed)"></g><rect id="cursor" x="0" y="0" width="`, num(all.width), `" height="0"/></svg></div>`,
+		"\n", helpHTML(compared), "</section>\n<aside>\n")
 	for k, ln := range all.lanes {
 		head := ""
 		if compared {
@@ -198,16 +217,18 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 		p("<section class=\"lanepanel\">",
 			fmt.Sprintf(`<h2>%sNarration</h2><div id="narration-%d" class="narration"></div>`, head, k),
 			fmt.Sprintf(`<h2>%sSelected row</h2><pre id="detail-%d" class="detail"></pre>`, head, k),
-			"<h2>", head, "Invariants</h2>", invariantsHTML(k, ln, data.Views[0].Lanes[k].Viol), "</section>\n")
+			"<div class=\"spoils\"><h2>", head, "Invariants</h2>", invariantsHTML(k, ln, data.Views[0].Lanes[k].Viol), "</div></section>\n")
 	}
-	p("<section class=\"legendpanel\"><h2>Legend</h2>", legendHTML(views...), "</section>\n")
+	// The legend lists only the marks the run draws: a violation's, a second
+	// holder's colour. In a walk it waits for the end with the verdict.
+	p("<section class=\"legendpanel spoils\"><h2>Legend</h2>", legendHTML(views...), "</section>\n")
 	for k, ln := range all.lanes {
 		head := ""
 		if compared {
 			head = ln.name + " · "
 		}
 		s := ln.res.Scenario
-		p(fmt.Sprintf(`<section class="sourcepanel"><h2>%sScenario <span class="file">%s</span></h2><pre id="source-%d" class="source">`, head, e(s.File), k),
+		p(fmt.Sprintf(`<section class="sourcepanel spoils"><h2>%sScenario <span class="file">%s</span></h2><pre id="source-%d" class="source">`, head, e(s.File), k),
 			sourceHTML(k, s.Source), "</pre></section>\n")
 	}
 	p("</aside>\n</main>\n")
@@ -304,6 +325,12 @@ func viewData(d *drawing, name string) viewerView {
 		if stops := tl.Stops(); len(stops) > 0 {
 			vl.First = stops[0]
 		}
+		if d.cmp == nil {
+			vl.Beats = []viewerBeat{}
+			for _, b := range tl.Beats() {
+				vl.Beats = append(vl.Beats, viewerBeat{Stop: b.Stop, End: b.End, Question: b.Question, Narration: b.Narration, Text: tl.Row(b.Stop).Text})
+			}
+		}
 		v.Lanes = append(v.Lanes, vl)
 	}
 	for _, s := range []*[]int{&v.Viol, &v.Fault, &v.Stops} {
@@ -314,6 +341,30 @@ func viewData(d *drawing, name string) viewerView {
 		v.Diff = d.cmp.Differences()
 	}
 	return v
+}
+
+// helpHTML is the help the ? key opens: every key, as the terminal UI's ?
+// screen lists them.
+func helpHTML(compared bool) string {
+	keys := [][2]string{
+		{"↓ j / ↑ k", "step forward / back one row"}, {"PageDown / PageUp", "a page down / up"}, {"g Home / G End", "first / last row"},
+		{"space", "play / pause; in the walk: the next stop, or the answer to the question asked"},
+		{"s / S", "next / previous stop of the story"}, {"n / N", "next / previous violation"}, {"f / F", "next / previous fault"},
+	}
+	if compared {
+		keys = append(keys, [2]string{"d / D", "next / previous difference"})
+	} else {
+		keys = append(keys, [2]string{"w", "walk the story on or off (reveal with it): the question first, then the rows and the narration, the verdict at the end"})
+	}
+	keys = append(keys, [2]string{"r", "reveal: hide the rows below the cursor"}, [2]string{"b", "quiet: fold background traffic"},
+		[2]string{"?", "this help (esc closes it)"})
+	var b strings.Builder
+	b.WriteString(`<div id="helpbox" class="helpbox" hidden><h2>Keys</h2><table>`)
+	for _, k := range keys {
+		fmt.Fprintf(&b, `<tr><th>%s</th><td>%s</td></tr>`, html.EscapeString(k[0]), html.EscapeString(k[1]))
+	}
+	b.WriteString(`</table><p>A click on the drawing selects a row; a click on a violation jumps to it.</p></div>`)
+	return b.String()
 }
 
 func button(id, label, title string) string {
@@ -362,6 +413,8 @@ func legendHTML(ds ...*drawing) string {
 			sample = `<span class="glyph lost">⇢✗</span>`
 		case "band":
 			sample = fmt.Sprintf(`<span class="glyph" style="color:%s;background:%s">%s</span>`, e.colours[0], colourDiffBand, html.EscapeString(e.glyph))
+		case "promise":
+			sample = fmt.Sprintf(`<span class="glyph"><span class="barsample" style="background:%s;border:1.5px solid %s"></span></span>`, colourPromiseFill, e.colours[0])
 		case "bar":
 			var bars strings.Builder
 			for _, c := range e.colours {

@@ -19,7 +19,7 @@ import (
 // processes they name, and the verdict last. A long run is cut where `locksim
 // run` cuts it (Options.Full keeps every row), and a note says so.
 func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
-	tl := timeline(res, opt.Quiet)
+	tl := timeline(res, opt.Quiet, opt.Window)
 	m := newMermaid(w, res.ReproduceCommand(), fmt.Sprintf("%s · seed %d · %s", res.Scenario.ID, res.Seed, res.Report.Verdict), opt)
 	ln := m.lane(res, tl, "p")
 	ln.participants()
@@ -31,7 +31,7 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 		ln.row(s.i)
 	}
 	ln.deactivate()
-	m.p("    Note over %s: %s", m.all(), mermaidText(verdictNote("", res)))
+	m.p("    Note over %s: %s", m.all(), noteText(verdictNote("", res), len(tl.Columns())))
 	return m.bw.Flush()
 }
 
@@ -42,7 +42,7 @@ func WriteMermaid(w io.Writer, res *scenarios.Result, opt Options) error {
 // last. A long comparison keeps its first and last lines, its violations and
 // its differences (compareKeep).
 func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error {
-	c := compare(a, b, opt.Quiet)
+	c := compare(a, b, opt.Quiet, opt.Window)
 	m := newMermaid(w, scenarios.CompareCommand(a, b), fmt.Sprintf("%s vs %s · %s / %s", a.Scenario.ID, b.Scenario.ID, a.Report.Verdict, b.Report.Verdict), opt)
 	lanes := []*mermaidLane{m.lane(a, c.A, "a"), m.lane(b, c.B, "b")}
 	for i, ln := range lanes {
@@ -52,7 +52,7 @@ func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error
 		m.p("    end")
 	}
 	if len(c.Differences()) > 0 {
-		m.p("    Note over %s: %s", m.all(), mermaidText(differences(c)))
+		m.p("    Note over %s: %s", m.all(), noteText(differences(c), len(c.A.Columns())+len(c.B.Columns())))
 	}
 	// A run of differing lines is highlighted; the block opens with the first
 	// statement written in it (Mermaid cannot draw an empty one).
@@ -87,7 +87,7 @@ func WriteCompareMermaid(w io.Writer, a, b *scenarios.Result, opt Options) error
 		ln.deactivate()
 	}
 	for i, ln := range lanes {
-		m.p("    Note over %s: %s", ln.over(nil), mermaidText(verdictNote("AB"[i:i+1], ln.res)))
+		ln.note(nil, verdictNote("AB"[i:i+1], ln.res))
 	}
 	return m.bw.Flush()
 }
@@ -103,6 +103,9 @@ func newMermaid(w io.Writer, command, title string, opt Options) *mermaid {
 	m := &mermaid{bw: bufio.NewWriter(w)}
 	if opt.Quiet {
 		command += " --quiet"
+	}
+	if opt.Window != nil {
+		command += " " + opt.Window.String()
 	}
 	m.p("sequenceDiagram")
 	m.p("    %%%% %s", mermaidText(command+" --format mermaid"))
@@ -208,8 +211,7 @@ func (ln *mermaidLane) deactivate() {
 func (ln *mermaidLane) statements(row layout.Row) {
 	p, t, col := ln.m.p, ln.res.Trace, func(p sim.ProcID) string { return ln.id(ln.tl.Column(p)) }
 	if row.Kind == layout.RowViolation {
-		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellViolation)),
-			mermaidText("◆ "+strings.TrimPrefix(row.Text, "VIOLATION ")))
+		ln.note(marked(row.Cells, layout.CellViolation), layout.CellViolation.Glyph()+" "+strings.TrimPrefix(row.Text, "VIOLATION "))
 		return
 	}
 	e := t.Event(row.Event)
@@ -225,36 +227,39 @@ func (ln *mermaidLane) statements(row layout.Row) {
 		if n := t.Note(e); n != "" {
 			cmd += ": " + n // "queued: c1 is paused"
 		}
-		p("    Note over %s: %s", col(e.Proc), mermaidText(cmd))
+		ln.note([]int{ln.tl.Column(e.Proc)}, cmd)
 	case sim.EvNote:
-		where := ln.over(nil) // `note at`: the whole run's
+		var where []int // `note at`: the whole run's
 		if e.Proc >= 0 {
-			where = col(e.Proc)
+			where = []int{ln.tl.Column(e.Proc)}
 		}
-		p("    Note over %s: %s", where, noteText(layout.CellNote.Glyph()+" "+scenarios.NoteText(t, e)))
+		ln.note(where, layout.CellNote.Glyph()+" "+scenarios.NoteText(t, e))
 		return
 	case sim.EvPartition, sim.EvHeal, sim.EvLink:
-		p("    Note over %s: %s", ln.over(marked(row.Cells, layout.CellCut)), mermaidText("╳ "+t.EventText(row.Event)))
+		ln.note(marked(row.Cells, layout.CellCut), layout.CellCut.Glyph()+" "+t.EventText(row.Event))
 		return
 	case sim.EvEnd:
 		return
 	default:
 		if e.Kind.IsFault() {
-			p("    Note over %s: %s", col(e.Proc), mermaidText(faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event)))
+			ln.note([]int{ln.tl.Column(e.Proc)}, faultGlyph(row.Cells, ln.tl.Column(e.Proc))+t.EventText(row.Event))
 		}
 	}
 	for c, cell := range row.Cells {
 		switch cell.Kind {
 		case layout.CellGrant, layout.CellGrantEnd, layout.CellAccept, layout.CellReject, layout.CellVote, layout.CellDecide:
-			p("    Note over %s: %s", ln.id(c), mermaidText(glyph(cell.Kind)+" "+cell.Label))
+			ln.note([]int{c}, cell.Kind.Glyph()+" "+cell.Label)
 		}
 	}
 }
 
-// faultGlyph is the mark of the fault in column c, with a blank after it.
+// faultGlyph is the mark of the fault in column c, with a blank after it: the
+// terminal UI's own (⏸ pause), not the SVG's stand-ins for fonts that lack it
+// (glyph): a diagram is drawn by a browser, whose fonts fall back to one that
+// has the mark.
 func faultGlyph(cells []layout.Cell, c int) string {
-	if c >= 0 && c < len(cells) && glyph(cells[c].Kind) != "" {
-		return glyph(cells[c].Kind) + " "
+	if c >= 0 && c < len(cells) && cells[c].Kind.Glyph() != "" {
+		return cells[c].Kind.Glyph() + " "
 	}
 	return ""
 }
@@ -276,10 +281,28 @@ var mermaidEscaper = strings.NewReplacer("#", "#35;", ";", "#59;", "<", "#lt;", 
 
 func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 
-// noteText is a long text for a note, broken into lines of about 60 characters
-// (Mermaid draws a note as wide as its longest line).
-func noteText(s string) string {
-	lines := sim.Wrap(s, 60)
+// note writes a note over the columns cs of the lane (from the first to the
+// last; all of them when cs is empty), its text broken into lines that fit.
+func (ln *mermaidLane) note(cs []int, text string) {
+	span := len(ln.tl.Columns())
+	if len(cs) > 0 {
+		span = cs[len(cs)-1] - cs[0] + 1
+	}
+	ln.m.p("    Note over %s: %s", ln.over(cs), noteText(text, span))
+}
+
+// noteText is a note's text broken into lines (<br>) that fit the note Mermaid
+// draws over span participants. Over one, a note is as wide as its longest
+// line: about 60 characters keep it narrow. Over several, it is as wide as
+// the participants it spans, whatever its text (their centres are 200 pixels
+// apart at least, plus a margin of 50; about 7.5 pixels a character), so a
+// longer line runs out of its box, and past the diagram's edge at the right.
+func noteText(s string, span int) string {
+	width := 60
+	if span > 1 {
+		width = min(60, 28*(span-1)+2)
+	}
+	lines := sim.Wrap(s, width)
 	for i, l := range lines {
 		lines[i] = mermaidText(l)
 	}

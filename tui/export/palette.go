@@ -32,7 +32,12 @@ const (
 	colourLifeline  = "#c8c8c8"
 	colourPaused    = "#ffe680"
 	colourDown      = "#b0b0b0"
-	colourTime      = "#666666"
+	// A service's promise: the grant's green (the TUI colours its │ like a
+	// grant), outlined and pale inside, so that it never reads as a client's
+	// solid belief bar (one of which is green too).
+	colourPromise     = "#008700"
+	colourPromiseFill = "#dcf2dc"
+	colourTime        = "#666666"
 )
 
 // barColour is the bar colour of the client in column c of tl.

@@ -114,6 +114,9 @@ func (d *drawing) titleLines() []titleLine {
 		if v := violated(r); len(v) > 0 {
 			add("violated: "+strings.Join(v, ", "), "#303030", fontSize, false)
 		}
+		if d.window != nil {
+			add(d.window.says(), colourTime, fontSize, false)
+		}
 		return out
 	}
 	for _, ln := range d.lanes {
@@ -125,6 +128,9 @@ func (d *drawing) titleLines() []titleLine {
 		add(text, verdictColour(string(r.Report.Verdict)), 20, true)
 	}
 	add(differences(d.cmp), colourDiffers, fontSize, false)
+	if d.window != nil {
+		add(d.window.says(), colourTime, fontSize, false)
+	}
 	return out
 }
 
@@ -164,7 +170,7 @@ type legendEntry struct {
 	glyph   string
 	colours []string
 	meaning string
-	kind    string // "mark", "bar", "arrow", "lost", "band"
+	kind    string // "mark", "bar", "promise", "arrow", "lost", "band"
 }
 
 // legend lists what the drawings draw: every mark, span and arrow they use,
@@ -173,7 +179,7 @@ type legendEntry struct {
 func legend(ds ...*drawing) []legendEntry {
 	used := map[layout.CellKind]bool{}
 	var clients []string // the belief bars' colours, in the order first seen
-	paused, down, folded, narrated, compared := false, false, false, false, false
+	paused, down, promised, folded, narrated, compared := false, false, false, false, false, false
 	for _, d := range ds {
 		for k := range d.used {
 			used[k] = true
@@ -187,6 +193,8 @@ func legend(ds ...*drawing) []legendEntry {
 						if col := barColour(ln.tl, c); !slices.Contains(clients, col) {
 							clients = append(clients, col)
 						}
+					case layout.SpanPromise:
+						promised = true
 					case layout.SpanPaused:
 						paused = true
 					case layout.SpanDown:
@@ -210,6 +218,8 @@ func legend(ds ...*drawing) []legendEntry {
 			}
 		case e.Cell.Spans == layout.SpanBelief && len(clients) > 0:
 			out = append(out, legendEntry{"", clients, e.Meaning, "bar"})
+		case e.Cell.Spans == layout.SpanPromise && promised:
+			out = append(out, legendEntry{"", []string{colourPromise}, e.Meaning, "promise"})
 		case e.Cell.Spans == layout.SpanPaused && paused:
 			out = append(out, legendEntry{"", []string{colourPaused}, e.Meaning, "bar"})
 		case e.Cell.Spans == layout.SpanDown && down:
@@ -283,6 +293,8 @@ func (d *drawing) writeFooter(b *strings.Builder, y float64, legend []placedEntr
 			for j, c := range e.colours {
 				fmt.Fprintf(b, `<rect x="%s" y="%s" width="6" height="20" fill="%s"/>`, num(x+float64(j)*8), num(ly-17), c)
 			}
+		case "promise":
+			fmt.Fprintf(b, `<rect class="promise" x="%s" y="%s" width="%d" height="20"/>`, num(x), num(ly-17), promiseW)
 		case "band":
 			fmt.Fprintf(b, `<rect x="%s" y="%s" width="34" height="22" fill="%s"/>`, num(x-2), num(ly-17), colourDiffBand)
 			fmt.Fprintf(b, `<text x="%s" y="%s" font-size="%d" fill="%s" text-anchor="middle" font-weight="bold">%s</text>`, num(x+15), num(ly), fontSize+2, e.colours[0], esc(e.glyph))

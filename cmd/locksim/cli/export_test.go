@@ -2,6 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -139,5 +142,91 @@ func TestRunVersusEveryFormat(t *testing.T) {
 	}
 	if code, out, _ := locksim(t, "run", "zk-leader-failover", "--format", "svg", "--quiet"); code != 0 || !strings.Contains(out, `class="fold"`) {
 		t.Errorf("svg --quiet: exit %d, no folded traffic drawn", code)
+	}
+}
+
+// Issue 28: --from and --to cut every export (and a pair's) to a stretch of
+// true time; bad values are refused with what was expected (exit 2).
+func TestRunFromToCutsTheExports(t *testing.T) {
+	for _, format := range []string{"svg", "mermaid", "html"} {
+		_, whole, _ := locksim(t, "run", "redlock-clock-jump", "--format", format)
+		code, cut, errs := locksim(t, "run", "redlock-clock-jump", "--format", format, "--from", "2s", "--to", "3s")
+		if code != 0 || len(cut) >= len(whole) || !strings.Contains(cut, "mutex-belief") {
+			t.Errorf("--format %s --from 2s --to 3s: exit %d, %d bytes against %d whole: %s", format, code, len(cut), len(whole), errs)
+		}
+		code, cut, errs = locksim(t, "run", "redlock-clock-jump", "--vs", "pair", "--format", format, "--from", "2s", "--to", "3s")
+		_, pair, _ := locksim(t, "run", "redlock-clock-jump", "--vs", "pair", "--format", format)
+		if code != 0 || len(cut) >= len(pair) {
+			t.Errorf("--vs pair --format %s --from 2s --to 3s: exit %d, %d bytes against %d: %s", format, code, len(cut), len(pair), errs)
+		}
+	}
+	if _, out, _ := locksim(t, "run", "redlock-clock-jump", "--format", "svg", "--from", "2s", "--to", "3s"); strings.Contains(out, ">1.000s<") || !strings.Contains(out, ">2.103s<") {
+		t.Error("the cut SVG has a row at 1 s, or lacks the violation at 2.103 s")
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--from", "2"}, "a number needs its unit: 2s"},
+		{[]string{"--from", "abc"}, "expected a true time with its unit"},
+		{[]string{"--to", "-1s"}, "never negative"},
+		{[]string{"--from", "3s", "--to", "2s"}, "expected --from at or before --to"},
+		{[]string{"--from", "20s"}, "no row falls in that stretch"},
+		{[]string{"--format", "text", "--from", "2s"}, "--from shapes --format mermaid or svg or html only"},
+		{[]string{"--format", "json", "--to", "2s"}, "--to shapes"},
+	} {
+		args := append([]string{"run", "redlock-clock-jump"}, c.args...)
+		if !slices.Contains(c.args, "--format") {
+			args = append(args, "--format", "svg")
+		}
+		code, out, errs := locksim(t, args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, c.says) {
+			t.Errorf("%v: exit %d, %d bytes out, said %q; want exit %d saying %q", c.args, code, len(out), errs, exitUsage, c.says)
+		}
+	}
+}
+
+// Issue 28: --format svg --stops DIR writes the walk as slides, one per stop
+// (a question and its answer where the stop asks one), and names each file.
+func TestRunStopsWritesSlides(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "slides")
+	code, out, errs := locksim(t, "run", "zset-time-bucket-overlap", "--format", "svg", "--stops", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+		if !strings.Contains(out, "wrote "+filepath.Join(dir, e.Name())+"\n") {
+			t.Errorf("%s is not named on the output:\n%s", e.Name(), out)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		if !strings.HasPrefix(string(b), `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080" viewBox="0 0 1920 1080"`) {
+			t.Errorf("%s: %.100s", e.Name(), b)
+		}
+	}
+	if len(names) < 4 || !slices.Contains(names, "stop-03-question.svg") || !slices.Contains(names, "stop-03.svg") || names[0] != "stop-01.svg" {
+		t.Errorf("slides %q: want stop-01.svg ..., and the question of stop 3 before its answer", names)
+	}
+	for _, args := range [][]string{
+		{"--format", "html", "--stops", dir}, {"--stops", dir}, {"--format", "svg", "--stops", dir, "--vs", "pair"},
+		{"--format", "svg", "--walk"}, {"--format", "html", "--walk", "--vs", "pair"},
+	} {
+		code, _, errs := locksim(t, append([]string{"run", "redlock-clock-jump"}, args...)...)
+		if code != exitUsage || errs == "" {
+			t.Errorf("%v: exit %d (%s), want %d with a reason", args, code, errs, exitUsage)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	if code, _, errs := locksim(t, "run", "redlock-clock-jump", "--format", "svg", "--stops", file); code != exitUsage || !strings.Contains(errs, "--stops") {
+		t.Errorf("--stops at a file: exit %d, %s", code, errs)
+	}
+	if code, out, errs := locksim(t, "run", "zset-time-bucket-overlap", "--format", "html", "--walk"); code != 0 || !strings.Contains(out, `"walk":true`) {
+		t.Errorf("--format html --walk: exit %d, opens walking: %v: %s", code, strings.Contains(out, `"walk":true`), errs)
 	}
 }

@@ -58,7 +58,7 @@ func useBudget(ss ...*scenarios.Scenario) {
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--quiet] [--vs ID|FILE|pair] [--strict]", `
+	fs := newFlagSet("run", "run ID|FILE [--seed N] [--format text|json|mermaid|svg|html] [--full] [--width N] [--events] [--by time|row] [--quiet] [--from T] [--to T] [--stops DIR] [--walk] [--vs ID|FILE|pair] [--strict]", `
 Runs one scenario (a catalogue id or a scenario file) and prints its events with
 true time and each process's own clock, the timeline, the invariants' verdicts,
 metrics and expectations. With --vs, runs a second scenario too and prints the two
@@ -70,7 +70,9 @@ The other formats export the run, or with --vs the two runs lined up
 (docs/exports.md): json for scripts (with --events, every event), mermaid a
 sequence diagram for Markdown, svg the timeline as an image for slides, html one
 offline file that steps through the run. --quiet folds background traffic
-(heartbeats, pings, keepalives) as the terminal UI's b does.`)
+(heartbeats, pings, keepalives) as the terminal UI's b does. --from and --to
+cut an export to the rows of a stretch of true time; --stops DIR writes the
+walk as one 16:9 SVG slide per stop; --walk opens the HTML in its walk.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run with (default: the scenario's own)")
 	format := fs.String("format", "text", "output format: text, json, mermaid, svg or html")
@@ -80,6 +82,10 @@ offline file that steps through the run. --quiet folds background traffic
 	by := fs.String("by", "time", "svg, html: space the rows by true time, or evenly by row")
 	vs := fs.String("vs", "", "a second scenario to compare with, side by side (pair: the scenario's compare-with)")
 	quiet := fs.Bool("quiet", false, "svg, mermaid, html: fold background traffic (heartbeats, pings, keepalives); html starts quiet and b switches")
+	from := fs.String("from", "", "mermaid, svg, html: only the rows from this true time on (2s, 1.5s, 250ms)")
+	to := fs.String("to", "", "mermaid, svg, html: only the rows up to this true time (2s, 1.5s, 250ms)")
+	stops := fs.String("stops", "", "svg: write the walk into this directory, one 16:9 slide per stop (stop-01.svg, ...)")
+	walk := fs.Bool("walk", false, "html: open in the walk: one stop of the story at a time, the verdict at the end")
 	strict := strictFlag(fs)
 	var with multiFlag
 	fs.Var(&with, "with", "a line to add, as a what-if (repeatable): \"at 2.2s pause c1 for=15s\"; the scenario's expect lines are dropped, the verdict is reported, and the exit is 0 unless the input is bad (--vs pair: beside the original)")
@@ -92,6 +98,18 @@ offline file that steps through the run. --quiet folds background traffic
 	}
 	if err := checkRunFlags(fs, *format, *by, *width); err != nil {
 		return err
+	}
+	window, err := parseWindow(fs, *from, *to)
+	if err != nil {
+		return err
+	}
+	if *vs != "" && (*stops != "" || *walk) {
+		return usagef("--stops and --walk follow one run's story; a comparison (--vs) has no walk: drop --vs, or open the pair with locksim tui %s --vs %s", pos[0], *vs)
+	}
+	if *stops != "" {
+		if err := stopsDir(*stops); err != nil {
+			return err
+		}
 	}
 	var s, other *scenarios.Scenario
 	if len(with) > 0 {
@@ -107,22 +125,30 @@ offline file that steps through the run. --quiet folds background traffic
 	}
 	useBudget(s, other)
 	res := scenarios.Run(s, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name}) // no snapshots: only the TUI shows them
-	opt := export.Options{Full: *full, ByRow: *by == "row", Quiet: *quiet}
+	opt := export.Options{Full: *full, ByRow: *by == "row", Quiet: *quiet, Window: window, Walk: *walk}
 	if other != nil {
 		ores := scenarios.Run(other, scenarios.RunOptions{Seed: seed.ptr(), Program: app.name})
+		if err := windowHasRows(window, res, ores); err != nil {
+			return err
+		}
 		if err := runCompare(res, ores, *format, *events, opt, stdout); err != nil {
 			return err
 		}
 		return warnAfter(*strict, stderr, res, ores)
 	}
-	switch *format {
-	case "json":
+	if err := windowHasRows(window, res); err != nil {
+		return err
+	}
+	switch {
+	case *stops != "":
+		err = writeStops(res, opt, *stops, stdout)
+	case *format == "json":
 		err = res.WriteJSON(stdout, scenarios.JSONOptions{Events: *events})
-	case "mermaid":
+	case *format == "mermaid":
 		err = export.WriteMermaid(stdout, res, opt)
-	case "svg":
+	case *format == "svg":
 		err = export.WriteSVG(stdout, res, opt)
-	case "html":
+	case *format == "html":
 		err = export.WriteHTML(stdout, res, opt)
 	default:
 		if f, ok := stdout.(*os.File); ok && *width < 0 {
@@ -181,7 +207,8 @@ func checkRunFlags(fs *flag.FlagSet, format, by string, width int) error {
 		return usagef("--width %d: expected a number of columns (0: unlimited)", width)
 	}
 	formats := map[string][]string{"events": {"json"}, "width": {"text"}, "by": {"svg", "html"}, "full": {"text", "mermaid", "svg"},
-		"quiet": {"svg", "mermaid", "html"}}
+		"quiet": {"svg", "mermaid", "html"}, "from": {"mermaid", "svg", "html"}, "to": {"mermaid", "svg", "html"},
+		"stops": {"svg"}, "walk": {"html"}}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if want, ok := formats[f.Name]; ok && err == nil && !slices.Contains(want, format) {
