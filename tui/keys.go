@@ -21,6 +21,7 @@ type KeyMap struct {
 
 	// The screens'.
 	Play, Faster, Slower, Walk, Present key.Binding
+	Inject                              key.Binding // what if: a fault at the cursor, the re-run beside the original
 	Tab, PanelUp, PanelDown             key.Binding
 	Help, Back, Quit                    key.Binding
 
@@ -58,6 +59,7 @@ func DefaultKeyMap() KeyMap {
 		Slower:         b([]string{"-"}, "-", "slower"),
 		Walk:           b([]string{"w"}, "w", "walk the story"),
 		Present:        b([]string{"p"}, "p", "presentation"),
+		Inject:         b([]string{"i"}, "i", "inject a fault here"),
 		Tab:            b([]string{"tab"}, "tab", "next panel"),
 		PanelUp:        b([]string{"pgup"}, "pgup", "scroll the panel up"),
 		PanelDown:      b([]string{"pgdown"}, "pgdn", "scroll the panel down"),
@@ -102,7 +104,7 @@ func (k KeyMap) ScenarioHelp(walking bool) help.KeyMap {
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Start, k.End, k.Play, k.Faster, k.Slower},
 			{k.NextStop, k.PrevStop, k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
-			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
+			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Inject, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
 			{k.Tab, k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
 		},
 	}
