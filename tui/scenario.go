@@ -280,8 +280,12 @@ func (m Scenario) stateText() (string, string) {
 	return title, cur
 }
 
-// clockText is every process's clock at the cursor's true time, and how far its
-// wall clock is from true time.
+// clockText is every process's clock at the cursor's true time, as a table
+// narrow enough for the side column (28 cells at 120x40): its wall clock, and
+// how far that is from true time when it is (a jump, a skew, a drift), then its
+// monotonic clock. Readings are rounded to the millisecond: the header and the
+// detail line give the exact true time, and an offset under a millisecond is
+// not shown at all.
 func (m Scenario) clockText() string {
 	tl := m.tl.Layout()
 	if tl.Len() == 0 {
@@ -289,17 +293,42 @@ func (m Scenario) clockText() string {
 	}
 	tr := tl.Trace()
 	at := tl.RowTime(m.tl.Cursor())
-	var lines []string
-	for i, name := range tr.Names {
+	ms := func(d time.Duration) string { return sim.FormatDuration(d.Round(time.Millisecond)) }
+	nameW := 4
+	for _, name := range tr.Names {
+		nameW = max(nameW, len(name))
+	}
+	var walls, monos []string
+	for i := range tr.Names {
 		r := tr.ClockAt(sim.ProcID(i), at)
-		line := fmt.Sprintf("%-4s wall %s mono %s", name, sim.FormatDuration(r.Wall), sim.FormatDuration(r.Mono))
-		if off := r.Wall - time.Duration(at); off > time.Millisecond || off < -time.Millisecond {
-			line = fmt.Sprintf("%-4s wall %s (%+.3fs) mono %s", name, sim.FormatDuration(r.Wall), off.Seconds(),
-				sim.FormatDuration(r.Mono))
+		wall := ms(r.Wall)
+		if off := (r.Wall - time.Duration(at)).Round(time.Millisecond); off != 0 {
+			wall += " " + clockOffset(off)
 		}
-		lines = append(lines, line)
+		walls, monos = append(walls, wall), append(monos, ms(r.Mono))
+	}
+	wallW := 4
+	for _, w := range walls {
+		wallW = max(wallW, len(w))
+	}
+	lines := []string{m.com.Styles.Dim.Render(fmt.Sprintf("%-*s %-*s  %s", nameW, "", wallW, "wall", "mono"))}
+	for i, name := range tr.Names {
+		lines = append(lines, fmt.Sprintf("%-*s %-*s  %s", nameW, name, wallW, walls[i], monos[i]))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// clockOffset is a wall clock's distance from true time in its shortest
+// form, signed: +15s, -250ms, +40m.
+func clockOffset(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if d > 0 {
+		s = "+" + s
+	}
+	return s
 }
 
 // relayout decides where everything goes. The detail line takes what its text
@@ -317,7 +346,7 @@ func (m *Scenario) relayout() {
 	l.detailH = min(max(m.detail.Needed(w), 1), max(2, body/4))
 	l.side = !m.present && w >= 100 && body-l.detailH >= 14
 	if l.side {
-		l.sideW = min(max(w/4, 32), 48)
+		l.sideW = min(max(w/4, 32, m.panels[panelClocks].TextWidth()+4), 48) // wide enough for the clocks' lines
 		h := body - l.detailH
 		l.tlH = h
 		narr := min(max(m.panels[panelNarration].Needed(l.sideW, true), 5), h)
