@@ -443,10 +443,22 @@ func (m Scenario) header() string {
 			on = append(on, x.name)
 		}
 	}
-	left := fmt.Sprintf(" t=%s%s  %s  ", at, play, m.res.Scenario.ID)
-	right := fmt.Sprintf("  seed %d  row %d/%d   ? help", m.res.Seed, m.tl.Cursor()+1, tl.Len())
-	return fit(badge(s, tl, m.tl.Cursor(), &m.res.Report)+s.Header.Render(left)+verdict(s, &m.res.Report, hidden)+
-		modes(s, on...)+s.Header.Render(right), m.w)
+	row := fmt.Sprintf("seed %d  row %d/%d", m.res.Seed, m.tl.Cursor()+1, tl.Len())
+	// Narrow, the parts give way in this order; seed, row and ? help never do.
+	const (
+		sBadge = iota
+		sID
+		sVerdict
+		sModes
+		sRight
+	)
+	return headerLine(m.w, []headerSlot{
+		sBadge:   badgeForms(s, tl, m.tl.Cursor(), &m.res.Report),
+		sID:      {s.Header.Render(fmt.Sprintf(" t=%s%s  %s  ", at, play, m.res.Scenario.ID)), s.Header.Render(fmt.Sprintf(" t=%s%s  ", at, play))},
+		sVerdict: append(verdictForms(s, &m.res.Report, hidden), ""),
+		sModes:   modeForms(s, on...),
+		sRight:   {s.Header.Render("  " + row + "   ? help"), s.Header.Render("  " + row + "  ? help")},
+	}, sRight, sVerdict, sBadge, sID, sModes, sVerdict, sBadge, sModes, sBadge)
 }
 
 func (m Scenario) footer() string { return m.help.Footer(m.keys.ScenarioHelp(m.walk), m.w) }
