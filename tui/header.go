@@ -90,6 +90,12 @@ type headerSlot []string
 // form; what the last form still leaves too wide is cut. So a screen decides
 // which parts give way first, and which never do.
 func headerLine(w int, slots []headerSlot, shrink ...int) string {
+	line, _ := shrinkLine(w, slots, shrink...)
+	return fit(line, w)
+}
+
+// shrinkLine is headerLine's line before it is cut, and whether it fits.
+func shrinkLine(w int, slots []headerSlot, shrink ...int) (string, bool) {
 	at := make([]int, len(slots))
 	line := func() string {
 		var b strings.Builder
@@ -104,7 +110,8 @@ func headerLine(w int, slots []headerSlot, shrink ...int) string {
 		}
 		at[i] = min(at[i]+1, len(slots[i])-1)
 	}
-	return fit(line(), w)
+	l := line()
+	return l, ansi.StringWidth(l) <= w
 }
 
 // verdict is the header's verdict; while the rows below the cursor are hidden,
