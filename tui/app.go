@@ -3,6 +3,7 @@ package tui
 import (
 	"io"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -38,6 +39,8 @@ type App struct {
 	run  *Scenario
 	cmp  *Compare
 	chk  *CheckView // a check started from the catalogue, while it runs or shows its result
+	load *Loading   // a scenario chosen in the catalogue, while it runs
+	gen  int        // the last run asked for: a result of an earlier one is dropped
 	w, h int
 }
 
@@ -82,9 +85,13 @@ func (a *App) resize() {
 	if a.chk != nil {
 		a.chk.SetSize(a.w, a.h)
 	}
+	if a.load != nil {
+		a.load.SetSize(a.w, a.h)
+	}
 }
 
-// Init starts nothing but the background query: the runs are already finished.
+// Init starts nothing but the background query: a run given in Options is
+// already finished, and one chosen in the browser runs in a command.
 func (a *App) Init() tea.Cmd {
 	if a.opt.AskBackground && !a.opt.Plain {
 		return tea.RequestBackgroundColor
@@ -108,7 +115,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, tea.Quit
 		}
 	case backMsg:
-		a.run, a.cmp, a.chk = nil, nil, nil
+		a.run, a.cmp, a.chk, a.load = nil, nil, nil, nil
 		return a, nil
 	case checkMsg:
 		v, step, err := startCheck(a.com, msg.s)
@@ -131,22 +138,41 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, cmd
 	case openMsg:
-		run := func(s *scenarios.Scenario) *scenarios.Result {
-			return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
-		}
-		var vs *scenarios.Result
+		// The run happens in a command: a big scenario takes seconds, and the
+		// screen stays live meanwhile (the spinner turns, q quits, esc goes back).
+		a.gen++
+		what := msg.s.ID
 		if msg.compare {
-			pair, err := msg.s.Control()
-			if err != nil {
-				a.cat.SetStatus(err.Error())
-				return a, nil
-			}
-			vs = run(pair)
+			what += " and its pair, " + msg.s.CompareWith
 		}
-		a.open(run(msg.s), vs, ScenarioOptions{Walk: msg.walk})
+		l := NewLoading(a.com, what, a.gen, time.Now())
+		a.load = &l
+		a.resize()
+		return a, tea.Batch(l.Init(), runScenario(msg, a.gen))
+	case loadedMsg:
+		if a.load == nil || msg.gen != a.load.gen {
+			return a, nil // the user went back, or asked for another since
+		}
+		a.load = nil
+		if msg.err != nil {
+			a.cat.SetStatus(msg.err.Error())
+			return a, nil
+		}
+		msg.opt.Back = a.cat != nil
+		if msg.res[1] != nil {
+			c := newCompare(a.com, msg.res, msg.base, msg.cmp, msg.opt.Back)
+			a.cmp, a.run = &c, nil
+		} else {
+			msg.opt.Layout = msg.base[0]
+			s := NewScenario(a.com, msg.res[0], msg.opt)
+			a.run, a.cmp = &s, nil
+		}
+		a.resize()
 		return a, nil
 	}
 	switch {
+	case a.load != nil:
+		*a.load, cmd = a.load.Update(msg)
 	case a.chk != nil:
 		cmd = a.chk.Update(msg)
 	case a.cmp != nil:
@@ -163,6 +189,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *App) View() tea.View {
 	var content string
 	switch {
+	case a.load != nil:
+		content = a.load.View()
 	case a.chk != nil:
 		content = a.chk.View()
 	case a.cmp != nil:

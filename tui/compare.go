@@ -62,18 +62,28 @@ type Compare struct {
 // fit at that width scroll sideways.
 const minCell = layout.ColumnWidth
 
-// NewCompare opens two runs side by side.
+// NewCompare opens two runs compared.
 func NewCompare(com *Common, a, b *scenarios.Result, back bool) Compare {
-	m := Compare{com: com, keys: com.Keys, res: [2]*scenarios.Result{a, b}, hidden: map[string]bool{},
+	return newCompare(com, [2]*scenarios.Result{a, b}, [2]*layout.Timeline{}, nil, back)
+}
+
+// newCompare opens two runs compared, with what runScenario already laid out
+// off the UI's event loop: their timelines (nil: lay them out here) and their
+// comparison (nil: line them up here).
+func newCompare(com *Common, res [2]*scenarios.Result, base [2]*layout.Timeline, c *layout.Comparison, back bool) Compare {
+	m := Compare{com: com, keys: com.Keys, res: res, base: base, hidden: map[string]bool{},
 		help: NewHelpScreen(com), play: player{speed: 2}}
 	m.keys.Back.SetEnabled(back)
 	for _, b := range []*key.Binding{&m.keys.Walk, &m.keys.Present, &m.keys.Tab, &m.keys.NextStop, &m.keys.PrevStop} {
 		b.SetEnabled(false)
 	}
 	for i, r := range m.res {
-		m.base[i] = layout.New(r.Trace, &r.Report)
+		if m.base[i] == nil {
+			m.base[i] = layout.New(r.Trace, &r.Report)
+		}
 		m.detail[i] = NewDetail(com)
 	}
+	m.c = c
 	m.rebuild()
 	return m
 }
@@ -107,7 +117,9 @@ func (m *Compare) rebuild() {
 		}
 		tls[i] = base.Filter(layout.Filter{Quiet: m.quiet, Hidden: hidden})
 	}
-	m.c = layout.Compare(tls[0], tls[1])
+	if m.c == nil || m.c.A != tls[0] || m.c.B != tls[1] { // lined up already when nothing changed
+		m.c = layout.Compare(tls[0], tls[1])
+	}
 	m.cols = m.names()
 	for side, tl := range tls {
 		m.colIdx[side] = make([]int, len(m.cols))

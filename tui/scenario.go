@@ -27,6 +27,8 @@ type ScenarioOptions struct {
 	Walk    bool // follow the story: space goes to the next stop; rows below the cursor stay hidden
 	Present bool // presentation: the timeline takes the width, narration and detail in a strip
 	Back    bool // esc goes back to the catalogue
+
+	Layout *layout.Timeline // the run laid out already, off the UI's event loop (nil: lay it out here)
 }
 
 // Scenario is the screen of one finished run: the timeline, the panels (narration,
@@ -64,7 +66,11 @@ type backMsg struct{}
 
 // NewScenario opens a run.
 func NewScenario(com *Common, res *scenarios.Result, opt ScenarioOptions) Scenario {
-	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, layout.New(res.Trace, &res.Report)),
+	base := opt.Layout
+	if base == nil {
+		base = layout.New(res.Trace, &res.Report)
+	}
+	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, base),
 		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}, asking: -1}
 	for i := range m.panels {
 		m.panels[i] = NewPanel(com)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -59,24 +60,33 @@ func result(t testing.TB, id string) *scenarios.Result {
 }
 
 // drive sends messages to an app, and the messages its commands answer with
-// (opening a scenario, going back), as a program would; play ticks are not
-// followed (tests step them with tickMsg).
+// (opening a scenario, its run finished, going back, a filter's matches), as a
+// program would; play ticks are not followed (tests step them with tickMsg).
 func drive(a *App, msgs ...tea.Msg) {
 	for _, msg := range msgs {
 		_, cmd := a.Update(msg)
-		for n := 0; cmd != nil && n < 10; n++ {
-			answer := make(chan tea.Msg, 1)
-			go func(cmd tea.Cmd) { answer <- cmd() }(cmd)
-			cmd = nil
-			select {
-			case m := <-answer:
-				switch m.(type) {
-				case openMsg, backMsg:
-					_, cmd = a.Update(m)
-				}
-			case <-time.After(200 * time.Millisecond): // a play tick: not followed
+		follow(a, cmd, 0)
+	}
+}
+
+func follow(a *App, cmd tea.Cmd, depth int) {
+	if cmd == nil || depth > 10 {
+		return
+	}
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- cmd() }()
+	select {
+	case m := <-answer:
+		switch m := m.(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				follow(a, c, depth+1)
 			}
+		case openMsg, loadedMsg, backMsg, list.FilterMatchesMsg:
+			_, next := a.Update(m)
+			follow(a, next, depth+1)
 		}
+	case <-time.After(2 * time.Second): // a play tick: not followed
 	}
 }
 
