@@ -132,7 +132,7 @@ func TestGoldenViews(t *testing.T) {
 		{"del-after-expiry-state-strip-80x24", runApp(t, "redis-del-after-expiry", Options{}), 80, 24, []string{"n", "tab"}},
 		{"clock-jump-clocks-strip-120x12", runApp(t, "redlock-clock-jump", Options{}), 120, 12, []string{"f", "f", "f", "n", "tab", "tab"}},
 		{"fencing-badge-120x40", runApp(t, "fencing-token", Options{}), 120, 40, []string{"G"}},
-		{"opened-from-catalogue-160x48", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 160, 48, []string{"down", "enter", "down", "down"}},
+		{"opened-from-catalogue-160x48", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 160, 48, []string{"down", "down", "enter", "down", "down"}}, // redis-del-after-expiry, the first lesson
 		{"zk-failover-hidden-quiet-120x40", runApp(t, "zk-leader-failover", Options{}), 120, 40, []string{"b", "f", "x", "l", "l", "l", "x"}},
 	}
 	for _, sz := range sizes {
@@ -280,9 +280,12 @@ func TestProgramSmoke(t *testing.T) {
 	cat := catalogue(t)
 	tm := teatest.NewTestModel(t, probe{NewApp(Options{Catalogue: cat, Dark: true})}, teatest.WithInitialTermSize(120, 40))
 	look := looker(t, tm)
-	for _, s := range cat {
-		if s.ID == "redis-del-after-expiry" {
+	for i := 0; ; i++ { // down to redis-del-after-expiry, in the browser's order
+		if scr, _, _ := look(); strings.Contains(scr, "▸   redis-del-after-expiry") || strings.Contains(scr, "▸ ┌ redis-del-after-expiry") {
 			break
+		}
+		if i == len(cat) {
+			t.Fatal("redis-del-after-expiry is not in the browser")
 		}
 		tm.Send(keyMsg("down"))
 	}
