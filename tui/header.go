@@ -20,17 +20,14 @@ var overlap = map[string]string{
 	"quorum-backed":   "quorum lost",
 }
 
-// badge says what is broken up to row r, in words that never contradict the
-// run's verdict: red when an invariant that decides the verdict is broken; amber
-// when only lock-level ones are, under a protected resource that kept the data
-// safe ("beliefs overlap; data safe (fenced)"); green when nothing is.
-func badge(s Styles, tl *layout.Timeline, r int, rep *check.Report) string {
-	return badgeForms(s, tl, r, rep)[0]
-}
-
-// badgeForms is the badge in its long form, then in shorter ones for a narrow
-// header, each still a sentence: "VIOLATED so far: quorum-backed, mutex-belief",
-// "VIOLATED: quorum-backed, mutex-belief", "VIOLATED: quorum-backed +1".
+// badgeForms is the badge: what is broken up to row r, in words that never
+// contradict the run's verdict: red when an invariant that decides the verdict
+// is broken; amber when only lock-level ones are, under a protected resource
+// that kept the data safe ("beliefs overlap; data safe (fenced)"); green when
+// nothing is. Its long form comes first, then shorter ones for a narrow
+// header, each still a sentence: "VIOLATED so far: quorum-backed,
+// mutex-belief", "VIOLATED: quorum-backed, mutex-belief", "VIOLATED:
+// quorum-backed +1".
 func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report) []string {
 	var names []string
 	if tl.Len() > 0 {
@@ -114,11 +111,9 @@ func shrinkLine(w int, slots []headerSlot, shrink ...int) (string, bool) {
 	return l, ansi.StringWidth(l) <= w
 }
 
-// verdict is the header's verdict; while the rows below the cursor are hidden,
-// it waits for the end too.
-func verdict(s Styles, rep *check.Report, hidden bool) string { return verdictForms(s, rep, hidden)[0] }
-
-// verdictForms is the verdict, then shorter: "verdict UNSAFE", "UNSAFE".
+// verdictForms is the header's verdict, then shorter: "verdict UNSAFE",
+// "UNSAFE"; while the rows below the cursor are hidden, it waits for the end
+// too.
 func verdictForms(s Styles, rep *check.Report, hidden bool) headerSlot {
 	if hidden {
 		return headerSlot{s.Dim.Render("verdict at the end"), s.Dim.Render("verdict later")}
@@ -127,11 +122,8 @@ func verdictForms(s Styles, rep *check.Report, hidden bool) headerSlot {
 	return headerSlot{"verdict " + s.Verdict[v].Render(v), s.Verdict[v].Render(v)}
 }
 
-// modes is the header's list of the modes that are on.
-func modes(s Styles, on ...string) string { return modeForms(s, on...)[0] }
-
-// modeForms is the modes that are on, each in its own box, then all in one
-// box, then with PRESENT cut to PRES.
+// modeForms is the header's list of the modes that are on, each in its own
+// box, then all in one box, then with PRESENT cut to PRES.
 func modeForms(s Styles, on ...string) headerSlot {
 	var b strings.Builder
 	var names, short []string
