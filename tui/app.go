@@ -150,7 +150,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize()
 		return a, tea.Batch(l.Init(), runScenario(msg, a.gen))
 	case loadedMsg:
-		if a.load == nil || msg.gen != a.load.gen {
+		if a.load == nil || !a.load.Awaits(msg.gen) {
 			return a, nil // the user went back, or asked for another since
 		}
 		a.load = nil

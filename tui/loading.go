@@ -47,6 +47,10 @@ func NewLoading(com *Common, what string, gen int, now time.Time) Loading {
 	return l
 }
 
+// Awaits reports whether this screen waits for run gen (the root drops a
+// result it no longer waits for).
+func (l Loading) Awaits(gen int) bool { return l.gen == gen }
+
 // Init starts the spinner.
 func (l Loading) Init() tea.Cmd { return l.spin.Tick }
 
