@@ -3,6 +3,7 @@ package tui
 import (
 	"io"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -39,6 +40,8 @@ type App struct {
 	cmp  *Compare
 	chk  *CheckView // a check started from the catalogue, while it runs or shows its result
 	wi   *whatIf    // the what-ifs on the run in front (i, u, W), or nil
+	load *Loading   // a scenario chosen in the catalogue, while it runs
+	gen  int        // the last run asked for: a result of an earlier one is dropped
 	w, h int
 }
 
@@ -86,9 +89,13 @@ func (a *App) resize() {
 	if a.wi != nil && a.wi.menu != nil {
 		a.wi.menu.SetSize(a.w, a.h)
 	}
+	if a.load != nil {
+		a.load.SetSize(a.w, a.h)
+	}
 }
 
-// Init starts nothing but the background query: the runs are already finished.
+// Init starts nothing but the background query: a run given in Options is
+// already finished, and one chosen in the browser runs in a command.
 func (a *App) Init() tea.Cmd {
 	if a.opt.AskBackground && !a.opt.Plain {
 		return tea.RequestBackgroundColor
@@ -120,7 +127,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.whatIfRan(msg)
 		return a, nil
 	case backMsg:
-		a.run, a.cmp, a.chk, a.wi = nil, nil, nil, nil
+		a.run, a.cmp, a.chk, a.wi, a.load = nil, nil, nil, nil, nil
 		return a, nil
 	case checkMsg:
 		v, step, err := startCheck(a.com, msg.s)
@@ -143,22 +150,41 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, cmd
 	case openMsg:
-		run := func(s *scenarios.Scenario) *scenarios.Result {
-			return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
-		}
-		var vs *scenarios.Result
+		// The run happens in a command: a big scenario takes seconds, and the
+		// screen stays live meanwhile (the spinner turns, q quits, esc goes back).
+		a.gen++
+		what := msg.s.ID
 		if msg.compare {
-			pair, err := msg.s.Control()
-			if err != nil {
-				a.cat.SetStatus(err.Error())
-				return a, nil
-			}
-			vs = run(pair)
+			what += " and its pair, " + msg.s.CompareWith
 		}
-		a.open(run(msg.s), vs, ScenarioOptions{Walk: msg.walk})
+		l := NewLoading(a.com, what, a.gen, time.Now())
+		a.load = &l
+		a.resize()
+		return a, tea.Batch(l.Init(), runScenario(msg, a.gen))
+	case loadedMsg:
+		if a.load == nil || !a.load.Awaits(msg.gen) {
+			return a, nil // the user went back, or asked for another since
+		}
+		a.load = nil
+		if msg.err != nil {
+			a.cat.SetStatus(msg.err.Error())
+			return a, nil
+		}
+		msg.opt.Back = a.cat != nil
+		if msg.res[1] != nil {
+			c := newCompare(a.com, msg.res, msg.base, msg.cmp, msg.opt.Back)
+			a.cmp, a.run = &c, nil
+		} else {
+			msg.opt.Layout = msg.base[0]
+			s := NewScenario(a.com, msg.res[0], msg.opt)
+			a.run, a.cmp = &s, nil
+		}
+		a.resize()
 		return a, nil
 	}
 	switch {
+	case a.load != nil:
+		*a.load, cmd = a.load.Update(msg)
 	case a.chk != nil:
 		cmd = a.chk.Update(msg)
 	case a.cmp != nil:
@@ -175,6 +201,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *App) View() tea.View {
 	var content string
 	switch {
+	case a.load != nil:
+		content = a.load.View()
 	case a.chk != nil:
 		content = a.chk.View()
 	case a.cmp != nil:

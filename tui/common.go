@@ -80,16 +80,19 @@ func wrapLines(text string, width int, indent string) []string {
 }
 
 // scrollTop is the first row to draw so that the cursor stays on screen, with a
-// few rows of what comes next in view (none when revealing: nothing below the
-// cursor is drawn).
+// few rows of what comes next in view. When revealing, nothing below the cursor
+// is drawn, so the cursor's row is the last line and the screen above it is
+// full of the rows that led to it, wherever the cursor came from: a view that
+// folds rows (quiet, hidden processes) moves the cursor's row up, and a top kept
+// from before would leave it alone at the top of an empty grid.
 func scrollTop(top, cursor, rows, n int, reveal bool) int {
 	if rows <= 0 {
 		return top
 	}
-	margin := min(3, rows/4)
 	if reveal {
-		margin = 0
+		return max(cursor-rows+1, 0)
 	}
+	margin := min(3, rows/4)
 	if cursor < top+margin {
 		top = cursor - margin
 	}

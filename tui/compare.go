@@ -14,11 +14,18 @@ import (
 	"github.com/locksim/locksim/tui/layout"
 )
 
-// Compare is the screen of two runs side by side on one true-time cursor: a
-// lesson's fault and its control, a mistake and its fix. Rows that show the
-// same thing share a line; a row only one run has is a difference (≠), and d
-// jumps to the next one. Each side's detail and narration are those of its row
-// at or before the cursor.
+// Compare is the screen of two runs on one true-time cursor: a lesson's fault
+// and its control, a mistake and its fix. Rows that show the same thing share a
+// line; a row only one run has is a difference (≠), and d jumps to the next one.
+// Each side's detail and narration are those of its row at or before the cursor.
+//
+// On a wide screen the runs stand side by side. When that would squeeze a cell
+// under minCell (two 7-process runs below about 180 columns), they stand one
+// above the other on one time axis, in one set of columns as wide as one run's:
+// a line both runs show alike is drawn once, and where they differ, A's row is
+// drawn over B's, each tagged with its run. When even one set of columns does
+// not fit, the columns scroll sideways to keep the selected process (←/→) on
+// screen.
 type Compare struct {
 	com    *Common
 	keys   KeyMap
@@ -38,20 +45,45 @@ type Compare struct {
 	w, h   int
 	tlH    int
 	stripH int
+
+	stacked bool     // the runs one above the other (narrow), not side by side
+	cols    []string // stacked: the processes, A's then those only B has
+	colIdx  [2][]int // stacked: each column's index among each run's columns (-1: not in that run)
+	colOff  int      // stacked: the first column on screen, when they do not all fit
+	colN    int      // stacked: how many columns are on screen
+	colW    int      // stacked: their width
 }
 
-// NewCompare opens two runs side by side.
+// minCell is the narrowest a compare screen lets a cell get: as wide as
+// `locksim run` draws it (layout.ColumnWidth), the width the cells' words and
+// short words are written for ("◆exclusive", "▶(integer)", "⏲ timeout"), so a
+// cell shortens by words, never cuts one. Side by side needs that for both
+// runs, or they stand one above the other; stacked, the columns that do not
+// fit at that width scroll sideways.
+const minCell = layout.ColumnWidth
+
+// NewCompare opens two runs compared.
 func NewCompare(com *Common, a, b *scenarios.Result, back bool) Compare {
-	m := Compare{com: com, keys: com.Keys, res: [2]*scenarios.Result{a, b}, hidden: map[string]bool{},
+	return newCompare(com, [2]*scenarios.Result{a, b}, [2]*layout.Timeline{}, nil, back)
+}
+
+// newCompare opens two runs compared, with what runScenario already laid out
+// off the UI's event loop: their timelines (nil: lay them out here) and their
+// comparison (nil: line them up here).
+func newCompare(com *Common, res [2]*scenarios.Result, base [2]*layout.Timeline, c *layout.Comparison, back bool) Compare {
+	m := Compare{com: com, keys: com.Keys, res: res, base: base, hidden: map[string]bool{},
 		help: NewHelpScreen(com), play: player{speed: 2}}
 	m.keys.Back.SetEnabled(back)
 	for _, b := range []*key.Binding{&m.keys.Walk, &m.keys.Present, &m.keys.Tab, &m.keys.NextStop, &m.keys.PrevStop} {
 		b.SetEnabled(false)
 	}
 	for i, r := range m.res {
-		m.base[i] = layout.New(r.Trace, &r.Report)
+		if m.base[i] == nil {
+			m.base[i] = layout.New(r.Trace, &r.Report)
+		}
 		m.detail[i] = NewDetail(com)
 	}
+	m.c = c
 	m.rebuild()
 	return m
 }
@@ -85,7 +117,16 @@ func (m *Compare) rebuild() {
 		}
 		tls[i] = base.Filter(layout.Filter{Quiet: m.quiet, Hidden: hidden})
 	}
-	m.c = layout.Compare(tls[0], tls[1])
+	if m.c == nil || m.c.A != tls[0] || m.c.B != tls[1] { // lined up already when nothing changed
+		m.c = layout.Compare(tls[0], tls[1])
+	}
+	m.cols = m.names()
+	for side, tl := range tls {
+		m.colIdx[side] = make([]int, len(m.cols))
+		for j, name := range m.cols {
+			m.colIdx[side][j] = slices.IndexFunc(tl.Columns(), func(c layout.Column) bool { return c.Name == name })
+		}
+	}
 	m.marks = nil
 	m.cursor = 0
 	if keyA >= 0 {
@@ -230,38 +271,132 @@ func (m *Compare) selectNext(back bool) {
 	m.sel = ns[i]
 }
 
-func (m *Compare) scroll() { m.top = scrollTop(m.top, m.cursor, m.tlH-1, m.c.Len(), m.reveal) }
+func (m *Compare) scroll() {
+	if m.stacked {
+		m.top = scrollLines(m.top, m.cursor, m.tlH-1, m.c.Len(), m.reveal, func(i int) int { return len(m.stackRows(i)) })
+		return
+	}
+	m.top = scrollTop(m.top, m.cursor, m.tlH-1, m.c.Len(), m.reveal)
+}
 
 // split is the width of the two sides' parts of the screen, left of the │ and
-// right of it, so that the header, the lines and the strip line up.
+// right of it, so that the header, the lines and the strip line up; stacked,
+// the strip's halves.
 func (m Compare) split() (left, right int) {
+	if m.stacked {
+		return (m.w - 1) / 2, m.w - 1 - (m.w-1)/2
+	}
 	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
 	left = 1 + tw + 1 + m.sideW()
 	return left, max(m.w-left-1, 1)
 }
 
-// sideW is the width of one side's cells.
+// sideW is the width of one side's cells, side by side.
 func (m Compare) sideW() int {
 	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
 	return max((m.w-tw-3)/2, 2)
 }
 
-// relayout sets each side's detail to its row at or before the cursor and gives
-// the strip under the lines the height the two details need.
+// sideCellW is the width of a cell of tl's side by side.
+func (m Compare) sideCellW(tl *layout.Timeline) int {
+	return min(max(m.sideW()/max(len(tl.Columns()), 1), 4), 14)
+}
+
+// cellW is the width of the narrowest cell on screen.
+func (m Compare) cellW() int {
+	if m.stacked {
+		return m.colW
+	}
+	return min(m.sideCellW(m.c.A), m.sideCellW(m.c.B))
+}
+
+// stackedW is the width the stacked layout's columns share: the screen less
+// the mark, the run's tag and the time.
+func (m Compare) stackedW() int { return m.w - max(m.c.A.TimeWidth(), m.c.B.TimeWidth()) - 3 }
+
+// headerH is the height of the header: where the cursor is, then each run's
+// line (side by side, both on one when they fit their halves).
+func (m Compare) headerH() int {
+	if _, _, one := m.runHeaders(); one {
+		return 2
+	}
+	return 3
+}
+
+// relayout chooses side by side or stacked, sets each side's detail to its row
+// at or before the cursor and gives the strip under the lines the height the
+// two details need.
 func (m *Compare) relayout() {
-	m.help.SetSize(m.w, m.h-3)
+	most := max(len(m.c.A.Columns()), len(m.c.B.Columns()), 1)
+	m.stacked = m.sideW()/most < minCell
+	if m.stacked {
+		m.fitColumns()
+	}
+	body := m.h - m.headerH() - 1 // the header, the footer
+	m.help.SetSize(m.w, body)
 	left, right := m.split()
 	need := 1
 	for s, w := range []int{left, right} {
 		m.setDetail(s)
 		need = max(need, m.detail[s].Needed(w))
 	}
-	body := m.h - 3 // two header lines, the footer
 	m.stripH = min(need, max(2, body/3))
 	m.tlH = max(body-m.stripH, 0)
 	m.detail[0].SetSize(left, m.stripH)
 	m.detail[1].SetSize(right, m.stripH)
 	m.scroll()
+}
+
+// fitColumns sizes the stacked layout's columns: as wide as one run's screen
+// would make them (at most 14), never under minCell; when they do not all fit
+// at that, as many as do, scrolled sideways to keep the selected process on
+// screen.
+func (m *Compare) fitColumns() {
+	const note = 5 // " ←1 2→": the columns off screen
+	free, n := m.stackedW(), max(len(m.cols), 1)
+	m.colN, m.colW = n, min(max(free/n, minCell), 14)
+	if free/n >= minCell {
+		m.colOff = 0
+		return
+	}
+	m.colN = min(n, max((free-note)/minCell, 1))
+	m.colW = min(max((free-note)/m.colN, minCell), 14)
+	m.colOff = min(max(m.colOff, 0), n-m.colN)
+	if sel := slices.Index(m.cols, m.selected()); sel >= 0 {
+		if sel < m.colOff {
+			m.colOff = sel
+		}
+		if sel >= m.colOff+m.colN {
+			m.colOff = sel - m.colN + 1
+		}
+	}
+}
+
+// stackRows is what line i draws when stacked: one row when both runs show the
+// same cells there (-1), else the row of each run that has one, A's first.
+func (m Compare) stackRows(i int) []int {
+	a, b := m.c.Own(i)
+	switch {
+	case a >= 0 && b >= 0:
+		ca, cb := m.c.Cells(false, i), m.c.Cells(true, i)
+		for j := range m.cols {
+			var x, y layout.Cell
+			if k := m.colIdx[0][j]; k >= 0 {
+				x = ca[k]
+			}
+			if k := m.colIdx[1][j]; k >= 0 {
+				y = cb[k]
+			}
+			if x != y {
+				return []int{0, 1}
+			}
+		}
+		return []int{-1}
+	case a >= 0:
+		return []int{0}
+	default:
+		return []int{1}
+	}
 }
 
 // setDetail shows side s's row at or before the cursor, with its narration.
@@ -297,11 +432,17 @@ func (m Compare) View() string {
 	}
 	strip := lipgloss.JoinHorizontal(lipgloss.Top, m.detail[0].View(), box(slices.Repeat([]string{"│"}, m.stripH), 1, m.stripH),
 		m.detail[1].View())
-	return lipgloss.JoinVertical(lipgloss.Left, head, m.linesView(), box(strings.Split(strip, "\n"), m.w, m.stripH), footer)
+	lines := m.linesView()
+	if m.stacked {
+		lines = m.stackedView()
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, head, lines, box(strings.Split(strip, "\n"), m.w, m.stripH), footer)
 }
 
-// header is two lines: where the cursor is and how many differences there are,
-// then each run with its verdict and its badge at the cursor.
+// header is where the cursor is and how many differences there are, then each
+// run with its verdict and its badge at the cursor: on one line side by side,
+// on a line each stacked. A narrow line gives way part by part (the verdict's
+// word, the badge's "so far", then its names), never the run's id.
 func (m Compare) header() string {
 	s := m.com.Styles
 	at := sim.Time(0)
@@ -309,11 +450,11 @@ func (m Compare) header() string {
 		at = m.c.Time(m.cursor)
 	}
 	diffs := m.lines("diff")
-	where := s.Dim.Render("the runs do not differ")
+	where := headerSlot{s.Dim.Render("the runs do not differ")}
 	if len(diffs) > 0 {
-		where = fmt.Sprintf("%d differences, the first at %s", len(diffs), m.c.Time(diffs[0]))
+		where = headerSlot{fmt.Sprintf("%d differences, the first at %s", len(diffs), m.c.Time(diffs[0])), fmt.Sprintf("%d differences", len(diffs))}
 		if i := slices.Index(diffs, m.cursor); i >= 0 {
-			where = s.Differs.Render(fmt.Sprintf("difference %d of %d", i+1, len(diffs)))
+			where = headerSlot{s.Differs.Render(fmt.Sprintf("difference %d of %d", i+1, len(diffs))), s.Differs.Render(fmt.Sprintf("diff %d/%d", i+1, len(diffs)))}
 		}
 	}
 	var on []string
@@ -323,25 +464,58 @@ func (m Compare) header() string {
 	if m.reveal {
 		on = append(on, "REVEAL")
 	}
-	top := s.Mode.Render(" COMPARE ") + modes(s, on...) + s.Header.Render(fmt.Sprintf(" t=%s  line %d/%d  ", at, m.cursor+1, m.c.Len())) +
-		where + s.Header.Render("   ? help")
-	left, right := m.split()
-	var sides []string
-	a, b := -1, -1
+	top := headerLine(m.w, []headerSlot{
+		{s.Mode.Render(" COMPARE ")},
+		modeForms(s, on...),
+		{s.Header.Render(fmt.Sprintf(" t=%s  line %d/%d  ", at, m.cursor+1, m.c.Len()))},
+		where,
+		{s.Header.Render("   ? help"), s.Header.Render("  ? help")},
+	}, 4, 3, 1)
+	a, b, one := m.runHeaders()
+	if one {
+		return top + "\n" + a + "│" + b
+	}
+	return top + "\n" + a + "\n" + b
+}
+
+// runHeaders is each run's header line, with its verdict and its badge at the
+// cursor, and whether they stand on one line (side by side, when each fits its
+// half) or on a line each.
+func (m Compare) runHeaders() (a, b string, oneLine bool) {
+	s := m.com.Styles
+	ra, rb := -1, -1
 	if m.c.Len() > 0 {
-		a, b = m.c.At(m.cursor)
+		ra, rb = m.c.At(m.cursor)
 	}
 	hidden := m.reveal && m.cursor < m.c.Len()-1
-	for i, r := range []int{a, b} {
+	side := func(i, r, w int) (string, bool) {
 		res := m.res[i]
 		tl := []*layout.Timeline{m.c.A, m.c.B}[i]
-		line := s.Header.Render(fmt.Sprintf("%s %s ", "AB"[i:i+1], res.Scenario.Title())) + verdict(s, &res.Report, hidden) + " "
+		bdg := headerSlot{""}
 		if r >= 0 {
-			line += badge(s, tl, r, &res.Report)
+			bdg = badgeForms(s, tl, r, &res.Report)
+			for k := range bdg {
+				bdg[k] = " " + bdg[k]
+			}
 		}
-		sides = append(sides, fit(line, []int{left, right}[i]))
+		line, ok := shrinkLine(w, []headerSlot{
+			{s.Header.Render(fmt.Sprintf("%s %s ", "AB"[i:i+1], res.Scenario.Title()))},
+			verdictForms(s, &res.Report, hidden),
+			bdg,
+		}, 1, 2, 2, 2)
+		return fit(line, w), ok
 	}
-	return fit(top, m.w) + "\n" + sides[0] + "│" + sides[1]
+	if !m.stacked {
+		left, right := m.split()
+		a, okA := side(0, ra, left)
+		b, okB := side(1, rb, right)
+		if okA && okB {
+			return a, b, true
+		}
+	}
+	a, _ = side(0, ra, m.w)
+	b, _ = side(1, rb, m.w)
+	return a, b, false
 }
 
 // linesView draws the column header and the lines on screen: the time, then
@@ -354,7 +528,7 @@ func (m Compare) linesView() string {
 	}
 	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
 	sideW := m.sideW()
-	colW := func(tl *layout.Timeline) int { return min(max(sideW/max(len(tl.Columns()), 1), 4), 14) }
+	colW := m.sideCellW
 	sel := m.selected()
 	headSide := func(tl *layout.Timeline) string {
 		var b strings.Builder
@@ -395,4 +569,115 @@ func (m Compare) linesView() string {
 		lines = append(lines, fit(b.String(), m.w))
 	}
 	return box(lines, m.w, m.tlH)
+}
+
+// stackedView draws the runs one above the other: the column header, then the
+// lines on screen, each one row when the runs show the same there, or A's row
+// over B's, tagged with the run (a row only one run has is a difference, ≠).
+func (m Compare) stackedView() string {
+	s := m.com.Styles
+	if m.tlH <= 0 {
+		return ""
+	}
+	tw := max(m.c.A.TimeWidth(), m.c.B.TimeWidth())
+	sel := m.selected()
+	shown := m.cols[m.colOff:min(m.colOff+m.colN, len(m.cols))]
+	var head strings.Builder
+	head.WriteString(s.Title.Render(fmt.Sprintf("  %-*s ", tw, "true time")))
+	for _, name := range shown {
+		if name == sel {
+			head.WriteString(" " + s.Selected.Render(fit(name, m.colW-1)))
+		} else {
+			head.WriteString(fit(" "+name, m.colW))
+		}
+	}
+	if off := len(m.cols) - len(shown); off > 0 {
+		var more []string
+		if m.colOff > 0 {
+			more = append(more, fmt.Sprintf("←%d", m.colOff))
+		}
+		if right := len(m.cols) - m.colOff - len(shown); right > 0 {
+			more = append(more, fmt.Sprintf("%d→", right))
+		}
+		head.WriteString(s.Dim.Render(" " + strings.Join(more, " ")))
+	}
+	lines := []string{fit(head.String(), m.w)}
+	rows := m.tlH - 1
+	for i := m.top; i < m.c.Len() && len(lines) <= rows; i++ {
+		if m.reveal && i > m.cursor {
+			break
+		}
+		for k, side := range m.stackRows(i) {
+			if len(lines) > rows {
+				break
+			}
+			lines = append(lines, m.stackedRow(i, k, side, tw, shown))
+		}
+	}
+	return box(lines, m.w, m.tlH)
+}
+
+// stackedRow draws line i's k-th row: side's cells (-1: the line both runs
+// share), after the mark, the run's tag and the time (on the line's first row).
+func (m Compare) stackedRow(i, k, side, tw int, shown []string) string {
+	s := m.com.Styles
+	mark, tag := " ", " "
+	at := fmt.Sprintf("%*s", tw, m.c.Time(i))
+	if k > 0 {
+		at = strings.Repeat(" ", tw)
+	}
+	if side >= 0 {
+		tag = "AB"[side : side+1]
+		if m.c.Differs(i) {
+			tag = s.Differs.Render(tag)
+		}
+	}
+	switch {
+	case i == m.cursor && k == 0:
+		mark, at = s.Cursor.Render("▸"), s.Cursor.Render(at)
+	case m.c.Differs(i):
+		mark = s.Differs.Render("≠")
+	}
+	var b strings.Builder
+	b.WriteString(mark + tag + at + " ")
+	from := max(side, 0)
+	cells := m.c.Cells(from == 1, i)
+	tl := []*layout.Timeline{m.c.A, m.c.B}[from]
+	for j := range shown {
+		idx := m.colIdx[from][m.colOff+j]
+		if idx < 0 {
+			b.WriteString(strings.Repeat(" ", m.colW))
+			continue
+		}
+		b.WriteString(s.cell(cells[idx], int(tl.Columns()[idx].Proc), m.colW))
+	}
+	return fit(b.String(), m.w)
+}
+
+// scrollLines is scrollTop for lines of different heights (height(i) rows):
+// the first line to draw so that the cursor's line is on screen, with a few
+// lines after it in view; when revealing, the cursor's line is the last. It
+// measures only lines near the screen, so a long comparison costs what the
+// screen shows.
+func scrollLines(top, cursor, rows, n int, reveal bool, height func(int) int) int {
+	if rows <= 0 || n == 0 {
+		return top
+	}
+	// back is the first line of the screen whose last line is last.
+	back := func(last int) int {
+		i, h := last, 0
+		for ; i >= 0; i-- {
+			if h += height(i); h > rows {
+				break
+			}
+		}
+		return min(i+1, last)
+	}
+	if reveal {
+		return back(cursor)
+	}
+	margin := min(3, rows/8)
+	top = min(top, max(cursor-margin, 0))
+	top = max(top, back(min(cursor+margin, n-1)))
+	return min(top, back(n-1)) // no blank rows under the last line
 }

@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/tui/layout"
@@ -16,25 +20,34 @@ var overlap = map[string]string{
 	"quorum-backed":   "quorum lost",
 }
 
-// badge says what is broken up to row r, in words that never contradict the
-// run's verdict: red when an invariant that decides the verdict is broken; amber
-// when only lock-level ones are, under a protected resource that kept the data
-// safe ("beliefs overlap; data safe (fenced)"); green when nothing is.
-func badge(s Styles, tl *layout.Timeline, r int, rep *check.Report) string {
+// badgeForms is the badge: what is broken up to row r, in words that never
+// contradict the run's verdict: red when an invariant that decides the verdict
+// is broken; amber when only lock-level ones are, under a protected resource
+// that kept the data safe ("beliefs overlap; data safe (fenced)"); green when
+// nothing is. Its long form comes first, then shorter ones for a narrow
+// header, each still a sentence: "VIOLATED so far: quorum-backed,
+// mutex-belief", "VIOLATED: quorum-backed, mutex-belief", "VIOLATED:
+// quorum-backed +1".
+func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report) []string {
 	var names []string
 	if tl.Len() > 0 {
 		names = tl.ViolatedBy(r)
 	}
 	if len(names) == 0 {
-		return s.Badge.Render(" no violation so far ")
+		return renderAll(s.Badge, " no violation so far ", " no violation ")
 	}
 	var deciding, facts []string
 	for _, d := range rep.Deciding() {
 		deciding = append(deciding, d.Name)
 	}
+	more := ""
+	if len(names) > 1 {
+		more = fmt.Sprintf(" +%d", len(names)-1)
+	}
 	for _, n := range names {
 		if slices.Contains(deciding, n) {
-			return s.BadgeBad.Render(" VIOLATED so far: " + strings.Join(names, ", ") + " ")
+			all := strings.Join(names, ", ")
+			return renderAll(s.BadgeBad, " VIOLATED so far: "+all+" ", " VIOLATED: "+all+" ", " VIOLATED: "+names[0]+more+" ")
 		}
 		f := overlap[n]
 		if f == "" {
@@ -46,29 +59,82 @@ func badge(s Styles, tl *layout.Timeline, r int, rep *check.Report) string {
 	if rep.Verdict == check.SAFE {
 		safe = "data safe"
 	}
+	fenced := ""
 	if res, ok := rep.Result("fencing-monotonic"); ok && res.Applicable {
-		safe += " (fenced)"
+		fenced = " (fenced)"
 	}
-	return s.BadgeWarn.Render(" " + strings.Join(facts, ", ") + "; " + safe + " ")
+	all := strings.Join(facts, ", ")
+	// The amber itself says that the data is safe; the shortest form leaves
+	// the words out, never puts a contrary one in.
+	return renderAll(s.BadgeWarn, " "+all+"; "+safe+fenced+" ", " "+all+"; "+safe+" ", " "+facts[0]+more+"; "+safe+" ",
+		" "+facts[0]+more+" ")
 }
 
-// verdict is the header's verdict; while the rows below the cursor are hidden,
-// it waits for the end too.
-func verdict(s Styles, rep *check.Report, hidden bool) string {
+func renderAll(st lipgloss.Style, forms ...string) []string {
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = st.Render(f)
+	}
+	return out
+}
+
+// headerSlot is one part of a header line: its forms, longest first; an empty
+// form drops the part.
+type headerSlot []string
+
+// headerLine joins the slots into a line of width w. While the line is too
+// wide, each step of shrink (a slot's index) moves that slot on to its next
+// form; what the last form still leaves too wide is cut. So a screen decides
+// which parts give way first, and which never do.
+func headerLine(w int, slots []headerSlot, shrink ...int) string {
+	line, _ := shrinkLine(w, slots, shrink...)
+	return fit(line, w)
+}
+
+// shrinkLine is headerLine's line before it is cut, and whether it fits.
+func shrinkLine(w int, slots []headerSlot, shrink ...int) (string, bool) {
+	at := make([]int, len(slots))
+	line := func() string {
+		var b strings.Builder
+		for i, sl := range slots {
+			b.WriteString(sl[at[i]])
+		}
+		return b.String()
+	}
+	for _, i := range shrink {
+		if ansi.StringWidth(line()) <= w {
+			break
+		}
+		at[i] = min(at[i]+1, len(slots[i])-1)
+	}
+	l := line()
+	return l, ansi.StringWidth(l) <= w
+}
+
+// verdictForms is the header's verdict, then shorter: "verdict UNSAFE",
+// "UNSAFE"; while the rows below the cursor are hidden, it waits for the end
+// too.
+func verdictForms(s Styles, rep *check.Report, hidden bool) headerSlot {
 	if hidden {
-		return s.Dim.Render("verdict at the end")
+		return headerSlot{s.Dim.Render("verdict at the end"), s.Dim.Render("verdict later")}
 	}
 	v := string(rep.Verdict)
-	return "verdict " + s.Verdict[v].Render(v)
+	return headerSlot{"verdict " + s.Verdict[v].Render(v), s.Verdict[v].Render(v)}
 }
 
-// modes is the header's list of the modes that are on.
-func modes(s Styles, on ...string) string {
+// modeForms is the header's list of the modes that are on, each in its own
+// box, then all in one box, then with PRESENT cut to PRES.
+func modeForms(s Styles, on ...string) headerSlot {
 	var b strings.Builder
+	var names, short []string
 	for _, m := range on {
 		if m != "" {
 			b.WriteString(" " + s.Mode.Render(" "+m+" "))
+			names, short = append(names, m), append(short, strings.Replace(m, "PRESENT", "PRES", 1))
 		}
 	}
-	return b.String()
+	if len(names) == 0 {
+		return headerSlot{""}
+	}
+	return headerSlot{b.String(), " " + s.Mode.Render(" "+strings.Join(names, " ")+" "), " " + s.Mode.Render(" "+strings.Join(short, " ")+" ")}
 }

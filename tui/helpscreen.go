@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // HelpScreen is the ? screen of a run or a comparison: every key of the screen's
@@ -54,9 +56,30 @@ func (h *HelpScreen) fill() {
 	if !h.open {
 		return
 	}
-	h.help.SetWidth(h.w)
-	lines := strings.Split(h.help.FullHelpView(h.keys.FullHelp()), "\n")
+	lines := strings.Split(h.columns(h.keys.FullHelp()), "\n")
 	h.vp.SetContentLines(append(append(lines, ""), legendLines(h.com.Styles)...))
+}
+
+// columns lays the key map's columns out side by side while they fit the
+// width, and the ones that do not under them: every key is listed, at any
+// width (bubbles/help alone cuts the columns that do not fit, and at 80
+// columns that was half the keys).
+func (h *HelpScreen) columns(groups [][]key.Binding) string {
+	m := h.help
+	m.SetWidth(0) // measured here: never cut
+	var rows []string
+	var row [][]key.Binding
+	for _, g := range groups {
+		if len(row) > 0 && lipgloss.Width(m.FullHelpView(append(slices.Clone(row), g))) > h.w {
+			rows = append(rows, m.FullHelpView(row))
+			row = nil
+		}
+		row = append(row, g)
+	}
+	if len(row) > 0 {
+		rows = append(rows, m.FullHelpView(row))
+	}
+	return strings.Join(rows, "\n\n")
 }
 
 // Update closes the help (? or esc), quits (q), or scrolls it.

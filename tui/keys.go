@@ -21,14 +21,12 @@ type KeyMap struct {
 
 	// The screens'.
 	Play, Faster, Slower, Walk, Present key.Binding
+	Inject                              key.Binding // what if: a fault at the cursor, the re-run beside the original
 	Tab, PanelUp, PanelDown             key.Binding
 	Help, Back, Quit                    key.Binding
 
 	// The catalogue's.
 	Open, OpenWalk, OpenCompare, Filter, Check key.Binding
-
-	// What if, here.
-	Inject key.Binding
 }
 
 // DefaultKeyMap is the keys docs/tui.md lists.
@@ -61,6 +59,7 @@ func DefaultKeyMap() KeyMap {
 		Slower:         b([]string{"-"}, "-", "slower"),
 		Walk:           b([]string{"w"}, "w", "walk the story"),
 		Present:        b([]string{"p"}, "p", "presentation"),
+		Inject:         b([]string{"i"}, "i", "inject a fault here"),
 		Tab:            b([]string{"tab"}, "tab", "next panel"),
 		PanelUp:        b([]string{"pgup"}, "pgup", "scroll the panel up"),
 		PanelDown:      b([]string{"pgdown"}, "pgdn", "scroll the panel down"),
@@ -72,7 +71,6 @@ func DefaultKeyMap() KeyMap {
 		OpenCompare:    b([]string{"v"}, "v", "compare with its pair"),
 		Filter:         b([]string{"/"}, "/", "filter"),
 		Check:          b([]string{"C"}, "C", "check every one-fault schedule"),
-		Inject:         b([]string{"i"}, "i", "inject a fault here (what if)"),
 	}
 }
 
@@ -106,7 +104,7 @@ func (k KeyMap) ScenarioHelp(walking bool) help.KeyMap {
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Start, k.End, k.Play, k.Faster, k.Slower},
 			{k.NextStop, k.PrevStop, k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
-			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
+			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Inject, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
 			{k.Tab, k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
 		},
 	}
@@ -119,7 +117,7 @@ func (k KeyMap) CompareHelp() help.KeyMap {
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Start, k.End, k.Play, k.Faster, k.Slower},
 			{k.NextDifference, k.PrevDifference, k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
-			{k.Reveal, k.Quiet, k.Left, k.Right, k.Hide, k.ShowAll},
+			{k.Reveal, k.Quiet, k.Inject, k.Left, k.Right, k.Hide, k.ShowAll},
 			{k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
 		},
 	}

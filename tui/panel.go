@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Panel is a titled text panel that scrolls (bubbles/viewport): the narration,
@@ -71,6 +74,15 @@ func (p Panel) Needed(w int, boxed bool) int {
 		frame, inner = 3, w-4
 	}
 	return frame + len(wrapLines(p.text, max(inner, 1), ""))
+}
+
+// TextWidth is the width of the text's widest line, unwrapped.
+func (p Panel) TextWidth() int {
+	w := 0
+	for _, l := range strings.Split(p.text, "\n") {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 // Update scrolls the panel when it has the focus.

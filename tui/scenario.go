@@ -27,6 +27,8 @@ type ScenarioOptions struct {
 	Walk    bool // follow the story: space goes to the next stop; rows below the cursor stay hidden
 	Present bool // presentation: the timeline takes the width, narration and detail in a strip
 	Back    bool // esc goes back to the catalogue
+
+	Layout *layout.Timeline // the run laid out already, off the UI's event loop (nil: lay it out here)
 }
 
 // Scenario is the screen of one finished run: the timeline, the panels (narration,
@@ -64,7 +66,11 @@ type backMsg struct{}
 
 // NewScenario opens a run.
 func NewScenario(com *Common, res *scenarios.Result, opt ScenarioOptions) Scenario {
-	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, layout.New(res.Trace, &res.Report)),
+	base := opt.Layout
+	if base == nil {
+		base = layout.New(res.Trace, &res.Report)
+	}
+	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, base),
 		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}, asking: -1}
 	for i := range m.panels {
 		m.panels[i] = NewPanel(com)
@@ -280,8 +286,12 @@ func (m Scenario) stateText() (string, string) {
 	return title, cur
 }
 
-// clockText is every process's clock at the cursor's true time, and how far its
-// wall clock is from true time.
+// clockText is every process's clock at the cursor's true time, as a table
+// narrow enough for the side column (28 cells at 120x40): its wall clock, and
+// how far that is from true time when it is (a jump, a skew, a drift), then its
+// monotonic clock. Readings are rounded to the millisecond: the header and the
+// detail line give the exact true time, and an offset under a millisecond is
+// not shown at all.
 func (m Scenario) clockText() string {
 	tl := m.tl.Layout()
 	if tl.Len() == 0 {
@@ -289,17 +299,42 @@ func (m Scenario) clockText() string {
 	}
 	tr := tl.Trace()
 	at := tl.RowTime(m.tl.Cursor())
-	var lines []string
-	for i, name := range tr.Names {
+	ms := func(d time.Duration) string { return sim.FormatDuration(d.Round(time.Millisecond)) }
+	nameW := 4
+	for _, name := range tr.Names {
+		nameW = max(nameW, len(name))
+	}
+	var walls, monos []string
+	for i := range tr.Names {
 		r := tr.ClockAt(sim.ProcID(i), at)
-		line := fmt.Sprintf("%-4s wall %s mono %s", name, sim.FormatDuration(r.Wall), sim.FormatDuration(r.Mono))
-		if off := r.Wall - time.Duration(at); off > time.Millisecond || off < -time.Millisecond {
-			line = fmt.Sprintf("%-4s wall %s (%+.3fs) mono %s", name, sim.FormatDuration(r.Wall), off.Seconds(),
-				sim.FormatDuration(r.Mono))
+		wall := ms(r.Wall)
+		if off := (r.Wall - time.Duration(at)).Round(time.Millisecond); off != 0 {
+			wall += " " + clockOffset(off)
 		}
-		lines = append(lines, line)
+		walls, monos = append(walls, wall), append(monos, ms(r.Mono))
+	}
+	wallW := 4
+	for _, w := range walls {
+		wallW = max(wallW, len(w))
+	}
+	lines := []string{m.com.Styles.Dim.Render(fmt.Sprintf("%-*s %-*s  %s", nameW, "", wallW, "wall", "mono"))}
+	for i, name := range tr.Names {
+		lines = append(lines, fmt.Sprintf("%-*s %-*s  %s", nameW, name, wallW, walls[i], monos[i]))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// clockOffset is a wall clock's distance from true time in its shortest
+// form, signed: +15s, -250ms, +40m.
+func clockOffset(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if d > 0 {
+		s = "+" + s
+	}
+	return s
 }
 
 // relayout decides where everything goes. The detail line takes what its text
@@ -317,7 +352,7 @@ func (m *Scenario) relayout() {
 	l.detailH = min(max(m.detail.Needed(w), 1), max(2, body/4))
 	l.side = !m.present && w >= 100 && body-l.detailH >= 14
 	if l.side {
-		l.sideW = min(max(w/4, 32), 48)
+		l.sideW = min(max(w/4, 32, m.panels[panelClocks].TextWidth()+4), 48) // wide enough for the clocks' lines
 		h := body - l.detailH
 		l.tlH = h
 		narr := min(max(m.panels[panelNarration].Needed(l.sideW, true), 5), h)
@@ -414,10 +449,22 @@ func (m Scenario) header() string {
 			on = append(on, x.name)
 		}
 	}
-	left := fmt.Sprintf(" t=%s%s  %s  ", at, play, m.res.Scenario.ID)
-	right := fmt.Sprintf("  seed %d  row %d/%d   ? help", m.res.Seed, m.tl.Cursor()+1, tl.Len())
-	return fit(badge(s, tl, m.tl.Cursor(), &m.res.Report)+s.Header.Render(left)+verdict(s, &m.res.Report, hidden)+
-		modes(s, on...)+s.Header.Render(right), m.w)
+	row := fmt.Sprintf("seed %d  row %d/%d", m.res.Seed, m.tl.Cursor()+1, tl.Len())
+	// Narrow, the parts give way in this order; seed, row and ? help never do.
+	const (
+		sBadge = iota
+		sID
+		sVerdict
+		sModes
+		sRight
+	)
+	return headerLine(m.w, []headerSlot{
+		sBadge:   badgeForms(s, tl, m.tl.Cursor(), &m.res.Report),
+		sID:      {s.Header.Render(fmt.Sprintf(" t=%s%s  %s  ", at, play, m.res.Scenario.ID)), s.Header.Render(fmt.Sprintf(" t=%s%s  ", at, play))},
+		sVerdict: append(verdictForms(s, &m.res.Report, hidden), ""),
+		sModes:   modeForms(s, on...),
+		sRight:   {s.Header.Render("  " + row + "   ? help"), s.Header.Render("  " + row + "  ? help")},
+	}, sRight, sVerdict, sBadge, sID, sModes, sVerdict, sBadge, sModes, sBadge)
 }
 
 func (m Scenario) footer() string { return m.help.Footer(m.keys.ScenarioHelp(m.walk), m.w) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -59,24 +60,33 @@ func result(t testing.TB, id string) *scenarios.Result {
 }
 
 // drive sends messages to an app, and the messages its commands answer with
-// (opening a scenario, going back), as a program would; play ticks are not
-// followed (tests step them with tickMsg).
+// (opening a scenario, its run finished, going back, a filter's matches), as a
+// program would; play ticks are not followed (tests step them with tickMsg).
 func drive(a *App, msgs ...tea.Msg) {
 	for _, msg := range msgs {
 		_, cmd := a.Update(msg)
-		for n := 0; cmd != nil && n < 10; n++ {
-			answer := make(chan tea.Msg, 1)
-			go func(cmd tea.Cmd) { answer <- cmd() }(cmd)
-			cmd = nil
-			select {
-			case m := <-answer:
-				switch m.(type) {
-				case openMsg, backMsg:
-					_, cmd = a.Update(m)
-				}
-			case <-time.After(200 * time.Millisecond): // a play tick: not followed
+		follow(a, cmd, 0)
+	}
+}
+
+func follow(a *App, cmd tea.Cmd, depth int) {
+	if cmd == nil || depth > 10 {
+		return
+	}
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- cmd() }()
+	select {
+	case m := <-answer:
+		switch m := m.(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				follow(a, c, depth+1)
 			}
+		case openMsg, loadedMsg, backMsg, list.FilterMatchesMsg:
+			_, next := a.Update(m)
+			follow(a, next, depth+1)
 		}
+	case <-time.After(2 * time.Second): // a play tick: not followed
 	}
 }
 
@@ -122,7 +132,7 @@ func TestGoldenViews(t *testing.T) {
 		{"del-after-expiry-state-strip-80x24", runApp(t, "redis-del-after-expiry", Options{}), 80, 24, []string{"n", "tab"}},
 		{"clock-jump-clocks-strip-120x12", runApp(t, "redlock-clock-jump", Options{}), 120, 12, []string{"f", "f", "f", "n", "tab", "tab"}},
 		{"fencing-badge-120x40", runApp(t, "fencing-token", Options{}), 120, 40, []string{"G"}},
-		{"opened-from-catalogue-160x48", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 160, 48, []string{"down", "enter", "down", "down"}},
+		{"opened-from-catalogue-160x48", func() *App { return NewApp(Options{Catalogue: catalogue(t), Dark: true}) }, 160, 48, []string{"down", "down", "enter", "down", "down"}}, // redis-del-after-expiry, the first lesson
 		{"zk-failover-hidden-quiet-120x40", runApp(t, "zk-leader-failover", Options{}), 120, 40, []string{"b", "f", "x", "l", "l", "l", "x"}},
 	}
 	for _, sz := range sizes {
@@ -270,9 +280,12 @@ func TestProgramSmoke(t *testing.T) {
 	cat := catalogue(t)
 	tm := teatest.NewTestModel(t, probe{NewApp(Options{Catalogue: cat, Dark: true})}, teatest.WithInitialTermSize(120, 40))
 	look := looker(t, tm)
-	for _, s := range cat {
-		if s.ID == "redis-del-after-expiry" {
+	for i := 0; ; i++ { // down to redis-del-after-expiry, in the browser's order
+		if scr, _, _ := look(); strings.Contains(scr, "▸   redis-del-after-expiry") || strings.Contains(scr, "▸ ┌ redis-del-after-expiry") {
 			break
+		}
+		if i == len(cat) {
+			t.Fatal("redis-del-after-expiry is not in the browser")
 		}
 		tm.Send(keyMsg("down"))
 	}
