@@ -152,6 +152,9 @@ func (p *Participant) message(from sim.ProcID, m sim.Message, out *sim.Outputs) 
 			p.states[from] = parseState(m.Value)
 		}
 	case OpDecisionReq:
+		if p.st == pInit { // as for STATE?: it never voted, so it may abort on its own (BHG 7.4), and says so
+			p.finish(Abort, "it had not voted when "+p.env.Names[from]+" asked for the decision, so it aborts on its own", out)
+		}
 		if p.decided() {
 			out.Send(from, sim.Message{Op: OpDecision, Key: m.Key, Value: decisionOf(p.st)})
 		}
