@@ -39,7 +39,8 @@ func (w *whatIf) lines() []string { return slices.Concat(w.added...) }
 type WhatIfMenu struct {
 	com    *Common
 	proc   string
-	at     time.Duration
+	row    time.Duration // the cursor's row's time
+	at     time.Duration // the fault's: just after the row
 	items  []whatIfItem
 	cursor int
 	typing *whatIfItem // the item whose size is being typed
@@ -79,14 +80,23 @@ var whatIfKinds = []struct {
 	{fault.Drift, func(z string) string { return "drift " + z }},
 }
 
-// newWhatIfMenu offers the faults process proc of scenario s can suffer at
-// true time at (the kinds explore would hit it with), or says why none.
+// justAfter is how long after the cursor's row a what-if's fault falls. The
+// screen at the cursor shows the world after that row (c1 holds L): the fault
+// must come after it, not before it as a fault scheduled at the row's very
+// instant would (scheduled first, it runs first among that instant's events).
+// A microsecond is the smallest step the scenario language writes plainly
+// (103.001ms); it also puts the fault after the other events of that instant.
+const justAfter = time.Microsecond
+
+// newWhatIfMenu offers the faults process proc of scenario s can suffer just
+// after true time at, the cursor's row (the kinds explore would hit it with),
+// or says why none.
 func newWhatIfMenu(com *Common, s *scenarios.Scenario, proc string, at sim.Time) (*WhatIfMenu, error) {
 	tpl, err := explore.FromSourceIn(s.Registry(), s.ID, s.Source)
 	if err != nil {
 		return nil, err
 	}
-	m := &WhatIfMenu{com: com, proc: proc, at: time.Duration(at), cast: tpl.Cast()}
+	m := &WhatIfMenu{com: com, proc: proc, row: time.Duration(at), at: time.Duration(at) + justAfter, cast: tpl.Cast()}
 	menu := explore.DefaultMenu(0)
 	for _, k := range whatIfKinds {
 		if !slices.Contains(tpl.Targets(k.kind).Procs, proc) {
@@ -166,7 +176,7 @@ func (m *WhatIfMenu) View() string {
 		return tooSmallView(m.w, m.h)
 	}
 	s := m.com.Styles
-	lines := []string{s.Header.Render(fmt.Sprintf(" What if, at %s, %s ...", fault.When(m.at), m.proc)), ""}
+	lines := []string{s.Header.Render(fmt.Sprintf(" What if, just after %s (at %s), %s ...", fault.When(m.row), fault.When(m.at), m.proc)), ""}
 	rows := m.h - 5
 	top := max(0, min(m.cursor-rows/2, len(m.items)-rows))
 	for i := top; i < len(m.items) && i < top+rows; i++ {

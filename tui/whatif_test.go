@@ -42,7 +42,7 @@ func TestWhatIfAtTheCursor(t *testing.T) {
 		t.Fatal("i opened no menu")
 	}
 	menu := ansi.Strip(a.View().Content)
-	for _, want := range []string{"What if, at ", "c1", "pause 15s", "crash, back after 1s", "clock jump +15s"} {
+	for _, want := range []string{"What if, just after ", "c1", "pause 15s", "crash, back after 1s", "clock jump +15s"} {
 		if !strings.Contains(menu, want) {
 			t.Errorf("the menu lacks %q:\n%s", want, menu)
 		}
@@ -83,6 +83,37 @@ func TestWhatIfAtTheCursor(t *testing.T) {
 	press(a, "u")
 	if a.cmp != nil || a.run == nil || a.wi != nil {
 		t.Error("u did not go back to the original run")
+	}
+}
+
+// The fault comes just after the cursor's row, which the screen shows as done:
+// from the row where c1 comes to hold L, a pause leaves c1 paused holding it
+// (and believing, so c2's later majority overlaps it: mutex-belief), not
+// paused a moment before the +OK that gave it the lock (then c1 never holds,
+// and the what-if would be SAFE). Kleppmann (2016): the process pauses after
+// it acquired the lock.
+func TestWhatIfComesJustAfterTheCursorsRow(t *testing.T) {
+	t.Chdir(t.TempDir())
+	a := runApp(t, "redlock-clock-jump", Options{})()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for !strings.Contains(a.run.tl.Row().Text, "c1 believes it holds L") {
+		press(a, "j")
+	}
+	press(a, "c")
+	press(a, "i")
+	for !strings.HasSuffix(strings.TrimSpace(a.wi.menu.items[a.wi.menu.cursor].label), "pause 15s") {
+		press(a, "down")
+	}
+	press(a, "enter")
+	if a.cmp == nil {
+		t.Fatalf("no compare:\n%s", ansi.Strip(a.View().Content))
+	}
+	fork := a.cmp.res[1]
+	if got := a.wi.lines(); len(got) != 1 || !strings.HasPrefix(got[0], "at 103.001ms pause c1") {
+		t.Errorf("added %q, want the pause a microsecond after the row (at 103.001ms)", got)
+	}
+	if r, _ := fork.Report.Result("mutex-belief"); len(r.Violations) == 0 {
+		t.Errorf("the what-if's c1 paused before it held L: mutex-belief holds in it\n%s", ansi.Strip(a.View().Content))
 	}
 }
 
