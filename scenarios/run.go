@@ -105,6 +105,9 @@ func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 		more(w)
 	}
 	tr := w.Run()
+	if s.WhatIf != nil {
+		s.retell(tr)
+	}
 	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound, VerdictOnly: opt.VerdictOnly && len(s.Expects) == 0}), Program: opt.Program}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))

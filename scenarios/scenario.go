@@ -29,7 +29,8 @@ type Scenario struct {
 	// (see Warning); Result.Warnings adds what only the run shows.
 	Warnings []Warning
 	// WhatIf lists the lines With added to the scenario it was made from, or nil.
-	WhatIf []string
+	WhatIf     []string
+	whatIfLine int // the first added line's number in the forked text
 
 	reg   *Registry
 	net   sim.Link

@@ -3,7 +3,10 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // A "what if" is a scenario with a few lines added: a fault at a moment the
@@ -72,7 +75,7 @@ func (s *Scenario) With(lines []string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.ID, f.WhatIf = s.ID, lines
+	f.ID, f.WhatIf, f.whatIfLine = s.ID, lines, first
 	f.Summary = "what if: " + strings.Join(lines, "; ")
 	f.CompareWith = ""
 	return f, nil
@@ -88,4 +91,40 @@ func (s *Scenario) Title() string {
 		return s.ID
 	}
 	return s.ID + " + " + strings.Join(s.WhatIf, " + ")
+}
+
+// retell makes a what-if's narration honest: from the first added line's
+// moment on, the run is the class's own, and the original's narration (its
+// comments, notes and questions) told of a run that no longer happens (3PC's
+// "p1 coordinates and decides COMMIT" under an added partition that makes p2
+// and p3 abort). Narration that first shows before that moment stays: up to it
+// the two runs are the same run. The first added line says so where the story
+// leaves the original.
+func (s *Scenario) retell(tr *sim.Trace) {
+	tr.Actions = slices.Clone(tr.Actions) // the trace's own: a reused world keeps its slice
+	first := make([]sim.Time, len(tr.Actions))
+	seen := make([]bool, len(tr.Actions))
+	from, added := sim.Time(-1), -1
+	for i := range tr.Len() {
+		e := tr.Event(i)
+		if a := int(e.Action); a >= 0 && a < len(tr.Actions) && !seen[a] {
+			seen[a], first[a] = true, e.At
+			if tr.Actions[a].Line >= s.whatIfLine && from < 0 {
+				from, added = e.At, a
+			}
+		}
+	}
+	if from < 0 {
+		return // no added line happened within the run
+	}
+	for a := range tr.Actions {
+		if seen[a] && first[a] >= from && tr.Actions[a].Line < s.whatIfLine {
+			tr.Actions[a].Narration, tr.Actions[a].Question = "", ""
+			if tr.Actions[a].Kind == sim.ActNote { // a note is nothing but its text: say why it is empty
+				tr.Actions[a].Narration = "(The original's note here is left out: it told of the run without the what-if.)"
+			}
+		}
+	}
+	tr.Actions[added].Narration = "What if: " + strings.Join(s.WhatIf, "; ") + ". From here the run is the class's own: " +
+		"the original's narration stops, as it told of a run that no longer happens."
 }

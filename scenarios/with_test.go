@@ -1,0 +1,59 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// A what-if's narration is honest (issue 28): in 3pc-coordinator-crash, p1 is
+// cut off just after its PreCommit. The original's narration from then on tells
+// of a run that no longer happens ("p1 coordinates and decides COMMIT"; in the
+// what-if p2 and p3 abort, Skeen's disagreement), so it is left out, and its
+// question too; what came before the added line stays, and the added line says
+// where the story leaves the original. The original's own run is untouched.
+func TestWhatIfLeavesOutTheOriginalsLaterNarration(t *testing.T) {
+	orig, err := Load("3pc-coordinator-crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := orig.With([]string{"at 143.001ms partition p1 | co,p2,p3", "at 5.143s heal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(w, RunOptions{})
+	if r, _ := res.Report.Result("commit-agreement"); len(r.Violations) == 0 {
+		t.Fatal("the what-if does not break commit-agreement: it is not the story this test is about")
+	}
+	notes := map[string]string{} // a note's time: its text
+	for i := range res.Trace.Len() {
+		if e := res.Trace.Event(i); e.Kind == sim.EvNote {
+			notes[e.At.String()] = NoteText(res.Trace, e)
+		}
+	}
+	if !strings.Contains(notes["0.121s"], "p2 voted yes") {
+		t.Errorf("the note before the what-if was lost: %q", notes["0.121s"])
+	}
+	for _, at := range []string{"2.121s", "2.344s"} {
+		if strings.Contains(notes[at], "COMMIT") || !strings.Contains(notes[at], "left out") {
+			t.Errorf("the original's note at %s still tells its story in the what-if: %q", at, notes[at])
+		}
+	}
+	told := false
+	for _, a := range res.Trace.Actions {
+		if a.Question != "" && a.Line < w.whatIfLine {
+			t.Errorf("the original's question at line %d is still asked: %q", a.Line, a.Question)
+		}
+		told = told || strings.HasPrefix(a.Narration, "What if: at 143.001ms partition p1")
+	}
+	if !told {
+		t.Error("no narration says where the what-if leaves the original's story")
+	}
+	again := Run(orig, RunOptions{})
+	for i := range again.Trace.Len() {
+		if e := again.Trace.Event(i); e.Kind == sim.EvNote && e.At.String() == "2.121s" && !strings.Contains(NoteText(again.Trace, e), "COMMIT") {
+			t.Errorf("the original's own narration changed: %q", NoteText(again.Trace, e))
+		}
+	}
+}
