@@ -24,6 +24,7 @@ import (
 // whatIf is the state of a class's what-ifs on one scenario.
 type whatIf struct {
 	orig    *scenarios.Result
+	back    *Scenario // the run's screen as it was at the first i (cursor, walk): the last u returns to it
 	added   [][]string // each injection's lines, in order
 	menu    *WhatIfMenu
 	status  string // what the footer says after W
@@ -263,6 +264,7 @@ func (m Compare) Selection() (string, sim.Time) {
 func (m *Compare) toFirstDifference() {
 	if d := m.c.Differences(); len(d) > 0 {
 		m.setCursor(d[0])
+		m.relayout() // the strip under the lines shows the cursor's rows, as after a key
 	}
 }
 
@@ -285,7 +287,8 @@ func (a *App) whatIfKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case a.run != nil:
 			proc, at = a.run.Selection()
 			base = a.run.res
-			a.wi = &whatIf{orig: base}
+			back := *a.run
+			a.wi = &whatIf{orig: base, back: &back}
 		case a.wi != nil:
 			proc, at = a.cmp.Selection()
 			base = a.wi.orig
@@ -307,9 +310,8 @@ func (a *App) whatIfKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case a.wi != nil && a.cmp != nil && msg.String() == "u":
 		a.wi.added = a.wi.added[:len(a.wi.added)-1]
 		if len(a.wi.added) == 0 {
-			orig := a.wi.orig
-			a.wi = nil
-			a.open(orig, nil, ScenarioOptions{})
+			a.run, a.cmp, a.wi = a.wi.back, nil, nil
+			a.resize()
 			return nil, true
 		}
 		a.wi.running = true

@@ -82,7 +82,10 @@ func TestWhatIfAtTheCursor(t *testing.T) {
 	}
 	press(a, "u")
 	if a.cmp != nil || a.run == nil || a.wi != nil {
-		t.Error("u did not go back to the original run")
+		t.Fatal("u did not go back to the original run")
+	}
+	if !strings.Contains(a.run.tl.Row().Text, "command c1 acquire") {
+		t.Errorf("u went back to the original at %q, not to the row the what-if was asked at", a.run.tl.Row().Text)
 	}
 }
 
@@ -107,6 +110,9 @@ func TestWhatIfComesJustAfterTheCursorsRow(t *testing.T) {
 	press(a, "enter")
 	if a.cmp == nil {
 		t.Fatalf("no compare:\n%s", ansi.Strip(a.View().Content))
+	}
+	if scr := ansi.Strip(a.View().Content); !strings.Contains(scr, "B 0.103001s  pause c1") {
+		t.Errorf("the strip under the lines does not show B's row at the cursor, the pause:\n%s", scr)
 	}
 	fork := a.cmp.res[1]
 	if got := a.wi.lines(); len(got) != 1 || !strings.HasPrefix(got[0], "at 103.001ms pause c1") {
