@@ -24,7 +24,7 @@ import (
 // whatIf is the state of a class's what-ifs on one scenario.
 type whatIf struct {
 	orig    *scenarios.Result
-	back    *Scenario // the run's screen as it was at the first i (cursor, walk): the last u returns to it
+	back    *Scenario  // the run's screen as it was at the first i (cursor, walk): the last u returns to it
 	added   [][]string // each injection's lines, in order
 	menu    *WhatIfMenu
 	status  string // what the footer says after W
