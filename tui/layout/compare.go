@@ -212,13 +212,34 @@ func (c *Comparison) Cells(sideB bool, i int) []Cell {
 func (tl *Timeline) Between(r int) []Cell {
 	cells := make([]Cell, len(tl.cols))
 	for i, col := range tl.cols {
-		s := SpanNone
 		if r >= 0 && r+1 < tl.Len() {
-			s = tl.spanAt(int(col.Proc), r) & tl.spanAt(int(col.Proc), r+1)
+			cells[i].Spans = tl.gapAt(int(col.Proc), r) &^ SpanFolded
 		}
-		cells[i].Spans = s &^ SpanFolded
 	}
 	return cells
+}
+
+// gapAt is the spans of column c in force after row r's event and before row
+// r+1's: begun at or before r's, ended at or after r+1's. Each kind keeps its
+// rows its own way (buildSpans): a belief is drawn down to the row that ends
+// it (to is that row + 1); a pause and a downtime begin on the row after the
+// one that starts them and stop before the one that ends them; a promise
+// begins on its grant's row and stops before the first row at or after its end.
+func (tl *Timeline) gapAt(c, r int) Span {
+	var s Span
+	for _, sr := range tl.spans[c] {
+		first, last := sr.from, sr.to-1 // the rows of the events that begin and end it
+		switch sr.span {
+		case SpanPaused, SpanDown:
+			first, last = sr.from-1, sr.to
+		case SpanPromise:
+			last = sr.to
+		}
+		if first <= r && last >= r+1 {
+			s |= sr.span
+		}
+	}
+	return s
 }
 
 // WriteText writes the comparison as `locksim run A --vs B` prints it: one line
