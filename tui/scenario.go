@@ -205,7 +205,12 @@ func (m *Scenario) sync() {
 	}
 	tl := m.tl.Layout()
 	if tl.Len() > 0 {
-		m.detail.SetRow(m.tl.Row(), "")
+		row := m.tl.Row()
+		if m.walk && m.asking >= 0 && tl.IsNote(m.asking) { // a note at a stop that asks is its answer
+			row.Lines = []string{"note: its text is the answer to the question (space)"}
+			row.Text = row.Lines[0]
+		}
+		m.detail.SetRow(row, "")
 	}
 	m.panels[panelNarration].SetContent("narration", m.narration())
 	if !m.present { // state and clocks are not on screen in presentation

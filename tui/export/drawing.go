@@ -122,6 +122,9 @@ type lane struct {
 	left   float64 // where its first column starts
 	colW   float64
 	width  float64
+	// asked is the row of a question being asked (a slide's question): if
+	// it is a note, the note's text is the answer, and is not said (-1: none).
+	asked int
 }
 
 // x is column c's lifeline: left of the column's middle, so that its marks'
@@ -250,7 +253,7 @@ func compareKeep(c *layout.Comparison) func(int) bool {
 
 // addLane adds a run's lane right of the others.
 func (d *drawing) addLane(res *scenarios.Result, tl *layout.Timeline, name string, cw float64) *lane {
-	ln := &lane{res: res, tl: tl, name: name, colW: cw, left: gutter}
+	ln := &lane{res: res, tl: tl, name: name, colW: cw, left: gutter, asked: -1}
 	if n := len(d.lanes); n > 0 {
 		ln.left = d.lanes[n-1].left + d.lanes[n-1].width + laneGap
 	}
@@ -272,7 +275,7 @@ func (ln *lane) item(r int) item {
 	ev := ln.tl.RowEvent(r)
 	if ev < 0 {
 		it.said = wrap("◆ "+strings.TrimPrefix(ln.tl.Row(r).Text, "VIOLATION "), chars)
-	} else if t := ln.res.Trace; t.Event(ev).Kind == sim.EvNote {
+	} else if t := ln.res.Trace; t.Event(ev).Kind == sim.EvNote && r != ln.asked {
 		if text := scenarios.NoteText(t, t.Event(ev)); text != "" {
 			it.said, it.note = wrap(layout.CellNote.Glyph()+" "+text, chars), true
 		}

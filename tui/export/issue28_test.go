@@ -306,7 +306,11 @@ func TestStopsAreTheWalkAsSlides(t *testing.T) {
 }
 
 // Every catalogue scenario's walk makes slides, each of them XML, 16:9 and
-// readable, the verdict on the last alone.
+// readable, the verdict on the last alone. A question's slide does not give
+// its answer (a note that asks is its own answer: its text waits for the next
+// slide); an answer's slide draws the end of its beat, where a violation the
+// stop leads to is, however long the beat (a slide once drew the beat's first
+// rows and summed up its last, the violations among them).
 func TestEveryWalkMakesSlides(t *testing.T) {
 	cat, err := scenarios.Catalogue()
 	if err != nil {
@@ -323,6 +327,26 @@ func TestEveryWalkMakesSlides(t *testing.T) {
 			slideSize(t, s.ID+" "+name, files[name])
 			if strings.Contains(files[name], "Verdict: ") != (i == len(names)-1) {
 				t.Errorf("%s %s: a verdict before the end, or none at it", s.ID, name)
+			}
+		}
+		tl := layout.New(res.Trace, &res.Report).Filter(layout.Filter{Quiet: true})
+		for i, b := range tl.Beats() {
+			name := fmt.Sprintf("stop-%02d", i+1)
+			if b.Question != "" {
+				q := strings.Join(strings.Fields(slideText(t, name, files[name+"-question.svg"])), " ")
+				answers := []string{b.Narration}
+				if ev := tl.RowEvent(b.Stop); ev >= 0 {
+					answers = append(answers, scenarios.NoteText(res.Trace, res.Trace.Event(ev)))
+				}
+				for _, answer := range answers {
+					if w := strings.Fields(answer); len(w) >= 4 && strings.Contains(q, strings.Join(w[:4], " ")) {
+						t.Errorf("%s %s-question.svg gives its answer: %q", s.ID, name, strings.Join(w[:4], " "))
+					}
+				}
+			}
+			times := svgTimes(t, files[name+".svg"])
+			if end := tl.RowTime(b.End); len(times) == 0 || times[len(times)-1] != end {
+				t.Errorf("%s %s.svg does not draw the end of its beat, at %s (its last time: %v)", s.ID, name, end, times[max(len(times)-1, 0):])
 			}
 		}
 	}

@@ -137,26 +137,35 @@ func writeSlide(w io.Writer, res *scenarios.Result, tl *layout.Timeline, s slide
 
 	d := &drawing{budget: budget}
 	ln := d.addLane(res, tl, "", cw)
-	first, end := fitRows(ln, s.from, s.last, budget)
+	if s.question != "" {
+		ln.asked = s.last // a note at the stop is the answer: not said before it is asked
+	}
+	first, head, tail := fitRows(ln, s.from, s.last, budget)
 	var list []shownLine
 	if first > 0 {
 		list = append(list, shownLine{0, first})
 	}
-	for r := first; r <= end; r++ {
+	for r := first; r <= head; r++ {
 		list = append(list, shownLine{r, 0})
 	}
-	if end < s.last {
-		list = append(list, shownLine{end + 1, s.last - end})
+	if head+1 < tail {
+		list = append(list, shownLine{head + 1, tail - head - 1})
+	}
+	for r := max(tail, head+1); r <= s.last; r++ {
+		list = append(list, shownLine{r, 0})
 	}
 	d.addRows(list)
 	if first > 0 {
 		d.lines[0].says = fmt.Sprintf("%d earlier %s", first, plural(first, "row", "rows"))
 		ln.items[0].spans = tl.Between(first - 1) // what runs on into the first row shown
 	}
-	if end < s.last {
-		k := len(d.lines) - 1
-		d.lines[k].says = fmt.Sprintf("%d more %s of this stop, to %s", s.last-end, plural(s.last-end, "row", "rows"), tl.RowTime(s.last))
-		ln.items[k].spans = tl.Between(end)
+	if n := tail - head - 1; n > 0 {
+		k := head - first + 1
+		if first > 0 {
+			k++
+		}
+		d.lines[k].says = fmt.Sprintf("%d more %s of this stop, %s to %s", n, plural(n, "row", "rows"), tl.RowTime(head+1), tl.RowTime(tail-1))
+		ln.items[k].spans = tl.Between(head)
 	}
 	d.finish(opt.ByRow)
 	d.width = width/zoom - shift
@@ -224,13 +233,14 @@ func num2(f float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
 }
 
-// fitRows chooses the rows a slide shows, first to end, of those down to
-// last: the latest that fit in height, as a walk scrolls to keep its cursor at
-// the bottom, with room for a band that sums up the earlier ones. When the
-// rows of the stop itself (from on) do not all fit, the slide starts at the
-// stop and a band at the bottom sums up the rest: the stop is what the
-// caption tells of. At least one row is shown.
-func fitRows(ln *lane, from, last int, height float64) (first, end int) {
+// fitRows chooses the rows of a slide of the stop at row from, down to last:
+// the rows first..head, then a band, then tail..last. When they all fit, the
+// latest that fit, down from last (and from earlier stops: first < from),
+// with no band in the middle (tail = head+1). When the stop's own rows
+// overflow, its first rows (the stop, what it starts) and its last ones (what
+// it comes to: a violation is at the end of its beat) with the rows between
+// summed up in a band: a slide never leaves out the end of its beat.
+func fitRows(ln *lane, from, last int, height float64) (first, head, tail int) {
 	h := func(r int) float64 {
 		if said := ln.item(r).said; said != nil {
 			return rowGap + float64(len(said))*lineH + 4
@@ -246,27 +256,32 @@ func fitRows(ln *lane, from, last int, height float64) (first, end int) {
 		}
 		if r < last && used+h(r)+top > height {
 			if r+1 <= from {
-				return r + 1, last
+				return r + 1, last, last + 1
 			}
 			break
 		}
 		used += h(r)
 		if r == 0 {
-			return 0, last
+			return 0, last, last + 1
 		}
 	}
-	// The stop's rows overflow: from the stop down, as many as fit.
-	used = 0
+	// The stop's rows overflow: a third of the room for its first rows, the
+	// rest for its last, a band between.
+	room := height - band
 	if from > 0 {
-		used = band
+		room -= band
 	}
-	for r := from; r <= last; r++ {
-		if r > from && used+h(r)+band > height {
-			return from, r - 1
-		}
-		used += h(r)
+	head, used = from, h(from)
+	for head+1 < last && used+h(head+1) <= room/3 {
+		head++
+		used += h(head)
 	}
-	return from, last
+	tail = last + 1
+	for tail-1 > head+1 && used+h(tail-1) <= room {
+		tail--
+		used += h(tail)
+	}
+	return from, head, tail
 }
 
 // plural is one or many, as n says.

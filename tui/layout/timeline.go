@@ -323,6 +323,14 @@ func (tl *Timeline) spanAt(c, r int) Span {
 	return s
 }
 
+// IsNote reports whether row r is a scenario's note (its text is narration).
+func (tl *Timeline) IsNote(r int) bool {
+	if r < 0 || r >= len(tl.refs) || tl.refs[r] < 0 {
+		return false
+	}
+	return tl.t.Event(int(tl.refs[r])).Kind == sim.EvNote
+}
+
 // Row lays out row r.
 func (tl *Timeline) Row(r int) Row {
 	cells := make([]Cell, len(tl.t.Names)) // by process; the hidden ones are dropped at the end
