@@ -44,6 +44,7 @@ type Scenario struct {
 	walk    bool
 	present bool
 	asking  int  // walk: the stop row whose question is on screen, its answer not yet shown (-1: none)
+	pageTop int  // walk: the top row of the page of a long beat just shown (-1: none)
 	walked  bool // walk: a beat has been shown (before that, the first stop may be the cursor's row)
 	quiet   bool // quiet as it was before presentation turned it on
 	play    player
@@ -71,7 +72,7 @@ func NewScenario(com *Common, res *scenarios.Result, opt ScenarioOptions) Scenar
 		base = layout.New(res.Trace, &res.Report)
 	}
 	m := Scenario{com: com, keys: com.Keys, res: res, tl: NewTimeline(com, base),
-		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}, asking: -1}
+		detail: NewDetail(com), help: NewHelpScreen(com), play: player{speed: 2}, asking: -1, pageTop: -1}
 	for i := range m.panels {
 		m.panels[i] = NewPanel(com)
 	}
@@ -139,7 +140,17 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 		case key.Matches(msg, k.Help):
 			m.help.Open(m.keys.ScenarioHelp(m.walk))
 		case key.Matches(msg, k.Play) && m.walk:
+			m.pageTop = -1
 			m.nextStop()
+			m.sync()
+			// The panels' heights follow the new narration, and so does the
+			// timeline's: a page of a long beat measured before is cut to the
+			// rows that are now on screen (twice at most: the detail line's
+			// height follows the row).
+			for i := 0; i < 2 && m.pageTop >= 0 && m.tl.Cursor() > m.pageTop+m.tl.Rows()-1; i++ {
+				m.tl.SetCursor(m.pageTop + m.tl.Rows() - 1)
+				m.sync()
+			}
 		case key.Matches(msg, k.Walk):
 			m.setWalk(!m.walk)
 		case key.Matches(msg, k.Present):
@@ -166,11 +177,15 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 // narration. Otherwise it goes to the next stop: to ask its question, or,
 // when it has none, to show its beat and narration at once. After the last
 // beat, the end of the run.
+//
+// A beat taller than the screen is shown a screen at a time, its stop at the
+// top first: drawn whole at once, its stop (a violation, often) would scroll
+// off above rows of what followed it. The next space goes on down the beat.
 func (m *Scenario) nextStop() {
 	tl := m.tl.Layout()
 	if m.asking >= 0 {
 		if b, ok := tl.BeatOf(m.asking); ok {
-			m.tl.SetCursor(b.End)
+			m.tl.SetCursor(m.beatPage(b.Stop, b.End))
 		}
 		m.asking = -1
 		return
@@ -178,6 +193,10 @@ func (m *Scenario) nextStop() {
 	from := m.tl.Cursor()
 	if !m.walked {
 		from = -1 // the walk opens on the first row, which may be the first stop
+	}
+	if b, ok := tl.BeatOf(from); ok && m.walked && from < b.End {
+		m.tl.SetCursor(m.beatPage(from+1, b.End)) // the rest of a long beat
+		return
 	}
 	m.walked = true
 	next := layout.Next(tl.Stops(), from, false)
@@ -191,7 +210,15 @@ func (m *Scenario) nextStop() {
 		m.asking = next
 		return
 	}
-	m.tl.SetCursor(b.End)
+	m.tl.SetCursor(m.beatPage(next, b.End))
+}
+
+// beatPage is where the cursor goes to show a beat's rows from row top on:
+// its end, or, when they do not fit, the last row that does with top at the
+// top of the screen.
+func (m *Scenario) beatPage(top, end int) int {
+	m.pageTop = top
+	return min(end, top+m.tl.Rows()-1)
 }
 
 // sync puts what the cursor shows into the panels and the detail line, then

@@ -48,6 +48,9 @@ func (m Timeline) Layout() *layout.Timeline { return m.tl }
 // Cursor is the selected row of Layout.
 func (m Timeline) Cursor() int { return m.cursor }
 
+// Rows is how many rows the timeline shows at once (under its column header).
+func (m Timeline) Rows() int { return max(m.h-1, 1) }
+
 // Row is the cursor's row.
 func (m Timeline) Row() layout.Row { return m.tl.Row(m.cursor) }
 

@@ -73,3 +73,45 @@ func TestAWalkAsksWithoutTheAnswerOnScreen(t *testing.T) {
 		t.Fatal("no catalogue walk asked a question: the test tests nothing")
 	}
 }
+
+// A walk never scrolls a stop off the screen while it shows the stop's beat:
+// a beat taller than the screen is shown a screen at a time, the stop at the
+// top first (2pc-coordinator-crash's last stop, ◆ nonblocking at 10.1 s, was
+// once a hundred rows above the cursor, under DECISION? traffic: Bernstein,
+// Hadzilacos and Goodman's blocking, with the mark that says so off screen).
+// The walk still reaches every stop, and the end of every beat.
+func TestAWalkKeepsItsStopOnScreen(t *testing.T) {
+	t.Parallel()
+	cat, err := scenarios.Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range cat {
+		res := scenarios.Run(s, scenarios.RunOptions{})
+		a := NewApp(Options{Result: res, Walk: true, Dark: true})
+		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // a laptop's: the fewest rows a class meets
+		tl := a.run.tl.Layout()
+		stops, ends := map[int]bool{}, map[int]bool{}
+		for range 4 * tl.Len() {
+			if a.run.tl.Cursor() == tl.Len()-1 {
+				break
+			}
+			a.Update(keyMsg("space"))
+			c := a.run.tl.Cursor()
+			b, ok := tl.BeatOf(c)
+			if !ok || c > b.End {
+				continue
+			}
+			if !stops[b.Stop] && a.run.tl.top > b.Stop { // the beat's first screen
+				t.Errorf("%s: the stop at row %d (%s) is scrolled off: the screen starts at row %d, the cursor at %d",
+					s.ID, b.Stop, tl.Row(b.Stop).Text, a.run.tl.top, c)
+			}
+			stops[b.Stop], ends[b.Stop] = true, ends[b.Stop] || c == b.End
+		}
+		for _, b := range tl.Beats() {
+			if !stops[b.Stop] || !ends[b.Stop] {
+				t.Errorf("%s: the walk did not reach the stop at row %d or its beat's end (%d)", s.ID, b.Stop, b.End)
+			}
+		}
+	}
+}
