@@ -28,7 +28,11 @@ var overlap = map[string]string{
 // header, each still a sentence: "VIOLATED so far: quorum-backed,
 // mutex-belief", "VIOLATED: quorum-backed, mutex-belief", "VIOLATED:
 // quorum-backed +1".
-func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report) []string {
+//
+// hidden: the rows below r are not drawn (a walk, reveal), so the badge may
+// not lean on the verdict: the data is "safe so far" until the end, whatever
+// the run's verdict will be.
+func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report, hidden bool) []string {
 	var names []string
 	if tl.Len() > 0 {
 		names = tl.ViolatedBy(r)
@@ -56,7 +60,7 @@ func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report) []strin
 		facts = append(facts, f)
 	}
 	safe := "data safe so far"
-	if rep.Verdict == check.SAFE {
+	if rep.Verdict == check.SAFE && !hidden {
 		safe = "data safe"
 	}
 	fenced := ""
@@ -66,7 +70,8 @@ func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report) []strin
 	all := strings.Join(facts, ", ")
 	// The amber itself says that the data is safe; the shortest form leaves
 	// the words out, never puts a contrary one in.
-	return renderAll(s.BadgeWarn, " "+all+"; "+safe+fenced+" ", " "+all+"; "+safe+" ", " "+facts[0]+more+"; "+safe+" ",
+	// "(fenced)" outlasts the list of facts: it is why the data is safe.
+	return renderAll(s.BadgeWarn, " "+all+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+" ",
 		" "+facts[0]+more+" ")
 }
 
@@ -112,11 +117,12 @@ func shrinkLine(w int, slots []headerSlot, shrink ...int) (string, bool) {
 }
 
 // verdictForms is the header's verdict, then shorter: "verdict UNSAFE",
-// "UNSAFE"; while the rows below the cursor are hidden, it waits for the end
-// too.
+// "UNSAFE", never dropped (at the end of a walk it is what the room waited
+// for); while the rows below the cursor are hidden, it waits for the end
+// too, and that may give way.
 func verdictForms(s Styles, rep *check.Report, hidden bool) headerSlot {
 	if hidden {
-		return headerSlot{s.Dim.Render("verdict at the end"), s.Dim.Render("verdict later")}
+		return headerSlot{s.Dim.Render("verdict at the end"), s.Dim.Render("verdict later"), ""}
 	}
 	v := string(rep.Verdict)
 	return headerSlot{"verdict " + s.Verdict[v].Render(v), s.Verdict[v].Render(v)}

@@ -491,12 +491,12 @@ func (m Scenario) header() string {
 		sRight
 	)
 	return headerLine(m.w, []headerSlot{
-		sBadge:   badgeForms(s, tl, m.tl.Cursor(), &m.res.Report),
+		sBadge:   badgeForms(s, tl, m.tl.Cursor(), &m.res.Report, hidden),
 		sID:      {s.Header.Render(fmt.Sprintf(" t=%s%s  %s  ", at, play, m.res.Scenario.ID)), s.Header.Render(fmt.Sprintf(" t=%s%s  ", at, play))},
-		sVerdict: append(verdictForms(s, &m.res.Report, hidden), ""),
-		sModes:   modeForms(s, on...),
+		sVerdict: verdictForms(s, &m.res.Report, hidden),
+		sModes:   append(modeForms(s, on...), ""),
 		sRight:   {s.Header.Render("  " + row + "   ? help"), s.Header.Render("  " + row + "  ? help")},
-	}, sRight, sVerdict, sBadge, sID, sModes, sVerdict, sBadge, sModes, sBadge)
+	}, sRight, sVerdict, sBadge, sID, sModes, sVerdict, sBadge, sModes, sBadge, sModes)
 }
 
 func (m Scenario) footer() string { return m.help.Footer(m.keys.ScenarioHelp(m.walk), m.w) }
