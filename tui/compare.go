@@ -231,13 +231,21 @@ func (m Compare) Update(msg tea.Msg) (Compare, tea.Cmd) {
 }
 
 // names lists the processes shown, A's first, then those only B has.
+//
+// A process only B has goes right after the one before it in B's order, not
+// at the end: a row of B then keeps its columns in its own order, so an arrow
+// that passes the process in B still runs between the columns it joins.
 func (m Compare) names() []string {
 	var ns []string
 	for _, tl := range []*layout.Timeline{m.c.A, m.c.B} {
+		at := 0 // where the next name missing from ns goes
 		for _, c := range tl.Columns() {
-			if !slices.Contains(ns, c.Name) {
-				ns = append(ns, c.Name)
+			if i := slices.Index(ns, c.Name); i >= 0 {
+				at = i + 1
+				continue
 			}
+			ns = slices.Insert(ns, at, c.Name)
+			at++
 		}
 	}
 	return ns
@@ -380,14 +388,7 @@ func (m Compare) stackRows(i int) []int {
 	case a >= 0 && b >= 0:
 		ca, cb := m.c.Cells(false, i), m.c.Cells(true, i)
 		for j := range m.cols {
-			var x, y layout.Cell
-			if k := m.colIdx[0][j]; k >= 0 {
-				x = ca[k]
-			}
-			if k := m.colIdx[1][j]; k >= 0 {
-				y = cb[k]
-			}
-			if x != y {
+			if m.cellAt(0, j, ca) != m.cellAt(1, j, cb) {
 				return []int{0, 1}
 			}
 		}
@@ -646,12 +647,43 @@ func (m Compare) stackedRow(i, k, side, tw int, shown []string) string {
 	for j := range shown {
 		idx := m.colIdx[from][m.colOff+j]
 		if idx < 0 {
-			b.WriteString(strings.Repeat(" ", m.colW))
+			b.WriteString(fit(s.cell(m.cellAt(from, m.colOff+j, cells), 0, m.colW), m.colW))
 			continue
 		}
 		b.WriteString(s.cell(cells[idx], int(tl.Columns()[idx].Proc), m.colW))
 	}
 	return fit(b.String(), m.w)
+}
+
+// cellAt is run side's cell in column j of the stacked view. In a column of a
+// process the run does not have, it is empty, or a wire when an arrow of the
+// run runs across it.
+func (m Compare) cellAt(side, j int, cells []layout.Cell) layout.Cell {
+	if k := m.colIdx[side][j]; k >= 0 {
+		return cells[k]
+	}
+	if m.wireAcross(side, j, cells) {
+		return layout.Cell{Kind: layout.CellWire}
+	}
+	return layout.Cell{}
+}
+
+// wireAcross says whether, on a row of run side, an arrow runs across column
+// j, a process that run does not have: the run's cells on either side of it
+// are one arrow's (its tail or wire on the left, its wire or head on the right).
+func (m Compare) wireAcross(side, j int, cells []layout.Cell) bool {
+	kind := func(step int) layout.CellKind {
+		for k := j + step; k >= 0 && k < len(m.cols); k += step {
+			if idx := m.colIdx[side][k]; idx >= 0 {
+				return cells[idx].Kind
+			}
+		}
+		return layout.CellEmpty
+	}
+	l, r := kind(-1), kind(+1)
+	right := (l == layout.CellSend || l == layout.CellWire) && (r == layout.CellWire || r == layout.CellArrive)
+	left := (l == layout.CellArriveLeft || l == layout.CellWire) && (r == layout.CellWire || r == layout.CellSendLeft)
+	return right || left
 }
 
 // scrollLines is scrollTop for lines of different heights (height(i) rows):

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +56,33 @@ func TestCompareDrawsWhatRunsOnAcrossTheOtherRunsLines(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("the what-if has no line of its own during c1's pause: the test tests nothing")
+	}
+}
+
+// Stacked, a run's row keeps its processes in the run's own order, with its
+// arrows whole. redlock-gc-pause-fenced has a process, T (the token service),
+// that redlock-gc-pause has not, between the Redis nodes and the clients: c2's
+// EVAL to the nodes runs across T's column in both runs. Before, T went to the
+// end of the columns, so B's arrows left a stray wire there and every such
+// line was drawn twice, A's and B's.
+func TestStackedCompareKeepsEachRunsOrder(t *testing.T) {
+	a := compareApp(t, "redlock-gc-pause", "redlock-gc-pause-fenced")()
+	s := screen(a, 120, 40, "T", "G")
+	evals, split := 0, 0
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.Contains(line, "EVAL") {
+			continue
+		}
+		evals++
+		if strings.HasPrefix(strings.TrimLeft(line, " ≠"), "A") || strings.HasPrefix(strings.TrimLeft(line, " ≠"), "B") {
+			split++
+			t.Errorf("c2's EVAL, the same in both runs, is drawn for each run: %q", line)
+		}
+		if tail := line[strings.Index(line, "EVAL")+len("EVAL"):]; strings.Contains(tail, "─") {
+			t.Errorf("a wire right of c2's EVAL, past the columns the arrow joins: %q", line)
+		}
+	}
+	if evals == 0 {
+		t.Fatalf("no EVAL line on screen, the test tests nothing:\n%s", s)
 	}
 }
