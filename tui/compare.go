@@ -429,7 +429,7 @@ func (m Compare) View() string {
 	head := m.header()
 	footer := m.help.Footer(m.keys.CompareHelp(), m.w)
 	if m.help.IsOpen() {
-		return lipgloss.JoinVertical(lipgloss.Left, head, m.help.View(), footer)
+		return lipgloss.JoinVertical(lipgloss.Left, head, m.help.View(), m.help.OpenFooter(m.w))
 	}
 	strip := lipgloss.JoinHorizontal(lipgloss.Top, m.detail[0].View(), box(slices.Repeat([]string{"│"}, m.stripH), 1, m.stripH),
 		m.detail[1].View())

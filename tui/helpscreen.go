@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -57,7 +58,7 @@ func (h *HelpScreen) fill() {
 		return
 	}
 	lines := strings.Split(h.columns(h.keys.FullHelp()), "\n")
-	h.vp.SetContentLines(append(append(lines, ""), legendLines(h.com.Styles)...))
+	h.vp.SetContentLines(append(append(lines, ""), legendLines(h.com.Styles, h.w)...))
 }
 
 // columns lays the key map's columns out side by side while they fit the
@@ -101,6 +102,16 @@ func (h HelpScreen) Update(msg tea.Msg) (HelpScreen, tea.Cmd) {
 
 // View draws the help's body.
 func (h HelpScreen) View() string { return h.vp.View() }
+
+// OpenFooter is the footer while the help is open: how to scroll it (at 80x24
+// the legend is below the screen's bottom) and how far down it is.
+func (h HelpScreen) OpenFooter(w int) string {
+	text := "↓/↑ scroll • pgdn/pgup page • ? or esc back • q quit"
+	if h.vp.TotalLineCount() > h.vp.Height() {
+		text += fmt.Sprintf("  (%d%%, more %s)", int(h.vp.ScrollPercent()*100), map[bool]string{true: "above", false: "below"}[h.vp.AtBottom()])
+	}
+	return fit(h.com.Styles.Dim.Render(text), w)
+}
 
 // Footer is a screen's one-line help.
 func (h HelpScreen) Footer(keys help.KeyMap, w int) string {

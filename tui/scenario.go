@@ -442,7 +442,7 @@ func (m Scenario) View() string {
 	}
 	header, footer := m.header(), m.footer()
 	if m.help.IsOpen() {
-		return lipgloss.JoinVertical(lipgloss.Left, header, m.help.View(), footer)
+		return lipgloss.JoinVertical(lipgloss.Left, header, m.help.View(), m.help.OpenFooter(m.w))
 	}
 	var body string
 	if m.lay.side {

@@ -504,10 +504,36 @@ func TestIssue16Acceptance(t *testing.T) {
 
 // The ? screen's legend is drawn from layout.Legend: every mark is on it.
 func TestLegendShowsEveryMark(t *testing.T) {
-	s := strings.Join(legendLines(NewStyles(true, true)), "\n")
+	s := strings.Join(legendLines(NewStyles(true, true), 1000), "\n")
 	for _, e := range layout.Legend() {
 		if !strings.Contains(s, e.Meaning) {
 			t.Errorf("the legend lacks %q", e.Meaning)
 		}
+	}
+}
+
+// At 80x24 the legend is below the help's first screen: the footer says how to
+// scroll to it, and each meaning is wrapped whole under itself, never cut at
+// the edge mid-word (a teacher's walk found "the bar shows a promi" at 80).
+func TestLegendAt80IsWrappedAndReachable(t *testing.T) {
+	ls := legendLines(NewStyles(true, true), 80)
+	var flat strings.Builder
+	for _, l := range ls {
+		l = ansi.Strip(l)
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a legend line is %d wide at 80 columns: %q", w, l)
+		}
+		flat.WriteString(" " + l)
+	}
+	text := strings.Join(strings.Fields(flat.String()), " ")
+	for _, e := range layout.Legend() {
+		if !strings.Contains(text, strings.Join(strings.Fields(e.Meaning), " ")) {
+			t.Errorf("the wrapped legend lacks %q", e.Meaning)
+		}
+	}
+	s := screen(runApp(t, "redlock-clock-jump", Options{})(), 80, 24, "?")
+	lines := strings.Split(s, "\n")
+	if foot := lines[len(lines)-1]; !strings.Contains(foot, "scroll") || !strings.Contains(foot, "more below") {
+		t.Errorf("at 80x24 the help's footer does not say the legend is below and how to scroll: %q", foot)
 	}
 }
