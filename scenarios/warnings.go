@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/locksim/locksim/sim"
@@ -82,8 +83,23 @@ func (p *parser) warnings(lines []line) []Warning {
 
 // Warnings lists the scenario's warnings: those of its text (Scenario.Warnings)
 // and those only the run shows: a when trigger that never fired, so its action
-// never happened.
+// never happened. A what-if's are those of its added lines: the original's
+// lines were written for the original's run (its notes, its triggers), and a
+// what-if changes that run on purpose.
 func (r *Result) Warnings() []Warning {
+	out := r.warnings()
+	if s := r.Scenario; len(s.WhatIf) > 0 {
+		out = slices.DeleteFunc(out, func(w Warning) bool { return w.Line < s.whatIfLine })
+		for i, w := range out { // named as its parse errors are: --with "LINE":1:COL
+			if k := w.Line - s.whatIfLine; k >= 0 && k < len(s.WhatIf) {
+				out[i].File, out[i].Line = withName(s.WhatIf[k]), 1
+			}
+		}
+	}
+	return out
+}
+
+func (r *Result) warnings() []Warning {
 	out := append([]Warning(nil), r.Scenario.Warnings...)
 	happened := map[int32]bool{}
 	for i := range r.Trace.Len() {

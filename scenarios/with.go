@@ -77,6 +77,10 @@ func (s *Scenario) With(lines []string) (*Scenario, error) {
 	}
 	f.ID, f.WhatIf, f.whatIfLine = s.ID, lines, first
 	f.Summary = "what if: " + strings.Join(lines, "; ")
+	if s.Teaching != "" { // it tells of the original's run: say so before it
+		f.Teaching = "What if: " + strings.Join(lines, "; ") + " added to " + s.ID +
+			". The original's paragraph, which tells of the run without them:\n\n" + s.Teaching
+	}
 	f.CompareWith = ""
 	return f, nil
 }

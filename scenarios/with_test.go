@@ -57,3 +57,39 @@ func TestWhatIfLeavesOutTheOriginalsLaterNarration(t *testing.T) {
 		}
 	}
 }
+
+// A what-if warns only about its own lines. Pausing c3 in
+// redis-cad-after-expiry moves c3's try past the original's `note when c3
+// tries L`, which then never fires: the original was written for its own run,
+// and the class changed that run on purpose. An added line that never fires
+// is still reported. Its paragraph says it tells of the run without them.
+func TestWhatIfWarnsOnlyAboutItsOwnLines(t *testing.T) {
+	orig, err := Load("redis-cad-after-expiry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := orig.With([]string{"at 11s pause c3 for=5s", "when c9 acquired L then crash c1"})
+	if err == nil {
+		t.Fatal("an added line naming no process was accepted")
+	}
+	w, err = orig.With([]string{"at 11s pause c3 for=5s", "when c2 acquired M then crash c1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := Run(w, RunOptions{}).Warnings()
+	if len(ws) != 1 || ws[0].File != `--with "when c2 acquired M then crash c1"` || !strings.Contains(ws[0].Msg, "never fired") {
+		t.Errorf("want the one warning of the added line that never fires (`when c2 acquired M`), got %v", ws)
+	}
+	for _, x := range ws {
+		if !strings.HasPrefix(x.File, "--with") {
+			t.Errorf("a warning about the original's line %d: %v", x.Line, x)
+		}
+	}
+	if o := Run(orig, RunOptions{}).Warnings(); len(o) != 0 {
+		t.Errorf("the original itself has warnings: %v", o)
+	}
+	if !strings.HasPrefix(w.Teaching, "What if: at 11s pause c3 for=5s; when c2 acquired M then crash c1 added to redis-cad-after-expiry.") ||
+		!strings.HasSuffix(w.Teaching, orig.Teaching) {
+		t.Errorf("the what-if's paragraph does not say what was added before the original's:\n%s", w.Teaching)
+	}
+}
