@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -82,107 +81,26 @@ func NewCatalogue(com *Common, cat []*scenarios.Scenario) Catalogue {
 	return c
 }
 
-// byLesson orders the catalogue (already grouped by protocol, in a course's
-// order) by lesson: a header before each protocol, and in it the scenarios
-// that compare-with joins (its lessons), each lesson's worst verdict first
-// (UNSAFE, STUCK, SAFE, then the one expecting more violations), then what it
-// names and what names it; lessons and lone scenarios in id order.
+// byLesson is the browser's list: a header before each protocol, then its
+// lessons (scenarios.Lessons), each scenario tagged with its lesson's number.
 func byLesson(cat []*scenarios.Scenario) []list.Item {
-	byID := map[string]*scenarios.Scenario{}
-	for _, s := range cat {
-		byID[s.ID] = s
-	}
-	worse := func(a, b *scenarios.Scenario) int {
-		rank := map[string]int{"UNSAFE": 0, "STUCK": 1}
-		ra, ok := rank[a.ExpectedVerdict()]
-		if !ok {
-			ra = 2
-		}
-		rb, ok := rank[b.ExpectedVerdict()]
-		if !ok {
-			rb = 2
-		}
-		if ra != rb {
-			return ra - rb
-		}
-		if va, vb := violations(a), violations(b); va != vb {
-			return vb - va
-		}
-		return strings.Compare(a.ID, b.ID)
-	}
 	var items []list.Item
 	n := 0 // lessons so far
-	for from := 0; from < len(cat); {
-		proto := cat[from].Protocol
-		to := from
-		for to < len(cat) && cat[to].Protocol == proto {
-			to++
+	for _, g := range scenarios.Lessons(cat) {
+		count := 0
+		for _, l := range g.Lessons {
+			count += len(l)
 		}
-		group := slices.Clone(cat[from:to])
-		slices.SortFunc(group, func(a, b *scenarios.Scenario) int { return strings.Compare(a.ID, b.ID) })
-		items = append(items, catItem{proto: proto, count: len(group)})
-		// partners: the same protocol's scenarios it names, then those naming it.
-		partners := func(s *scenarios.Scenario) []*scenarios.Scenario {
-			var out []*scenarios.Scenario
-			if p := byID[s.CompareWith]; p != nil && p.Protocol == proto {
-				out = append(out, p)
-			}
-			for _, o := range group {
-				if o.CompareWith == s.ID && !slices.Contains(out, o) {
-					out = append(out, o)
-				}
-			}
-			return out
-		}
-		placed := map[string]bool{}
-		var lessons [][]*scenarios.Scenario
-		for _, s := range group {
-			if placed[s.ID] {
-				continue
-			}
-			var lesson []*scenarios.Scenario // s's component of the compare-with graph
-			for todo := []*scenarios.Scenario{s}; len(todo) > 0; todo = todo[1:] {
-				if !placed[todo[0].ID] {
-					placed[todo[0].ID] = true
-					lesson = append(lesson, todo[0])
-					todo = append(todo, partners(todo[0])...)
-				}
-			}
-			// From the worst, each member followed by its partners (breadth first).
-			first := slices.MinFunc(lesson, worse)
-			order, seen := []*scenarios.Scenario{first}, map[string]bool{first.ID: true}
-			for i := 0; i < len(order); i++ {
-				for _, p := range partners(order[i]) {
-					if !seen[p.ID] {
-						seen[p.ID] = true
-						order = append(order, p)
-					}
-				}
-			}
-			lessons = append(lessons, order)
-		}
-		slices.SortStableFunc(lessons, func(a, b []*scenarios.Scenario) int { return strings.Compare(a[0].ID, b[0].ID) })
-		for _, lesson := range lessons {
+		items = append(items, catItem{proto: g.Protocol, count: count})
+		for _, lesson := range g.Lessons {
 			n++
 			for _, s := range lesson {
-				items = append(items, catItem{s: s, proto: proto, lesson: n,
+				items = append(items, catItem{s: s, proto: g.Protocol, lesson: n,
 					text: strings.ToLower(s.ID + "\n" + s.Summary + "\n" + s.Source)})
 			}
 		}
-		from = to
 	}
 	return items
-}
-
-// violations is how many invariants a scenario expects to be broken.
-func violations(s *scenarios.Scenario) int {
-	n := 0
-	for _, e := range s.Expects {
-		if e.Kind == scenarios.ExpectViolated {
-			n++
-		}
-	}
-	return n
 }
 
 // lessonFilter keeps the scenarios whose text has every word of the filter

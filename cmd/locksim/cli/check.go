@@ -17,7 +17,6 @@ import (
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/tui"
 )
 
 // exitUnfinished is check's exit code when its budget ran out before the bound
@@ -229,7 +228,7 @@ func writableDir(dir string) error {
 // runCheck runs the check level by level on o.workers cores, and reports.
 func runCheck(cfg *explore.Config, e *explore.Exhaustive, o *checkOptions, target string, old *explore.Certificate, stdout, stderr io.Writer) error {
 	text := o.format == "text"
-	prog := newCheckProgress(stderr, tui.IsTerminal(os.Stderr))
+	prog := newCheckProgress(stderr, isTerminal(os.Stderr))
 	start := time.Now()
 	res := explore.Result{Levels: []explore.Tally{{}}}
 	over := func() bool { return o.budget > 0 && time.Since(start) >= o.budget }

@@ -18,7 +18,6 @@ import (
 	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/tui"
 )
 
 // exploreOptions are explore's flags.
@@ -139,7 +138,7 @@ found, 2 on bad input.`)
 	for _, k := range cfg.Space.Menu {
 		sum.Faults = append(sum.Faults, string(k))
 	}
-	prog := newProgress(stderr, tui.IsTerminal(os.Stderr), o)
+	prog := newProgress(stderr, isTerminal(os.Stderr), o)
 	start := time.Now()
 	// Seeds run on o.workers cores; inOrder hands the outcomes back in seed order,
 	// so what follows is the same loop as with one worker.

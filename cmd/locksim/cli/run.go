@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/scenarios"
-	"github.com/locksim/locksim/tui"
 	"github.com/locksim/locksim/tui/export"
 )
 
@@ -152,7 +151,7 @@ walk as one 16:9 SVG slide per stop; --walk opens the HTML in its walk.`)
 		err = export.WriteHTML(stdout, res, opt)
 	default:
 		if f, ok := stdout.(*os.File); ok && *width < 0 {
-			*width = tui.TerminalWidth(f)
+			*width = terminalWidth(f)
 		}
 		err = export.WriteText(stdout, res, export.TextOptions{Full: *full, Width: *width})
 	}

@@ -1,8 +1,9 @@
+//go:build !js
+
 package cli
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -15,7 +16,10 @@ import (
 
 // terminal reports whether locksim talks to a person at a terminal. Tests replace
 // it; CI and pipes have none.
-var terminal = func() bool { return tui.IsTerminal(os.Stdin) && tui.IsTerminal(os.Stdout) }
+var terminal = func() bool { return isTerminal(os.Stdin) && isTerminal(os.Stdout) }
+
+func isTerminal(f *os.File) bool   { return tui.IsTerminal(f) }
+func terminalWidth(f *os.File) int { return tui.TerminalWidth(f) }
 
 // uiOptions are the UI's options on this terminal. The background colour is asked
 // of the terminal by the UI itself, never before it starts: a terminal that does
@@ -95,29 +99,4 @@ same timeline as plain text.`)
 		return err
 	}
 	return warnAfter(false, stderr, opt.Result, opt.Versus) // after the screen closes, where they stay readable
-}
-
-// loadPair loads a scenario and, when vs is set, the one to compare it with
-// ("-" or "pair": the scenario's own compare-with).
-func loadPair(arg, vs string) (*scenarios.Scenario, *scenarios.Scenario, error) {
-	a, err := app.load(arg)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	if vs == "" {
-		return a, nil, nil
-	}
-	var b *scenarios.Scenario
-	if vs == "pair" {
-		b, err = a.Control()
-	} else {
-		b, err = app.load(vs)
-		if err != nil && didYouMean(vs, []string{"pair"}) != "" {
-			err = fmt.Errorf("--vs %q: neither a scenario nor pair (did you mean pair? --vs pair compares with %s's own compare-with)", vs, a.ID)
-		}
-	}
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	return a, b, nil
 }
