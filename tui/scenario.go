@@ -44,6 +44,7 @@ type Scenario struct {
 	walk    bool
 	present bool
 	asking  int  // walk: the stop row whose question is on screen, its answer not yet shown (-1: none)
+	synced  int  // the cursor's row when the panels were last filled
 	pageTop int  // walk: the top row of the page of a long beat just shown (-1: none)
 	walked  bool // walk: a beat has been shown (before that, the first stop may be the cursor's row)
 	quiet   bool // quiet as it was before presentation turned it on
@@ -227,6 +228,14 @@ func (m *Scenario) sync() {
 	if m.asking != m.tl.Cursor() {
 		m.asking = -1 // the cursor left the stop: the question is no longer asked
 	}
+	if cur := m.tl.Cursor(); m.walk && m.walked && cur != m.synced {
+		// Back on a stop that asks (↑, S, g): it asks again, its answer hidden,
+		// so a teacher can put the question to the room once more.
+		if b, ok := m.tl.Layout().BeatOf(cur); ok && b.Stop == cur && b.Question != "" {
+			m.asking = cur
+		}
+	}
+	m.synced = m.tl.Cursor()
 	for i := range m.panels {
 		m.panels[i].SetFocus(i == m.focus && !m.present)
 	}
@@ -242,6 +251,9 @@ func (m *Scenario) sync() {
 	m.panels[panelNarration].SetContent("narration", m.narration())
 	if !m.present { // state and clocks are not on screen in presentation
 		title, text := m.stateText()
+		if m.walk && m.asking >= 0 { // what a process believes now may be the answer
+			text = m.com.Styles.Dim.Render("(hidden while the walk asks: space shows the answer)")
+		}
 		m.panels[panelState].SetContent(title, text)
 		m.panels[panelClocks].SetContent("clocks at the cursor", m.clockText())
 	}

@@ -124,3 +124,47 @@ func TestAWalkKeepsItsStopOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// Back on a stop that asks (S, the previous stop, or ↑ up to it), the walk asks
+// again, the answer hidden: the workshop plan lets a teacher return to a
+// question and put it to the room once more (a teacher's walk found the
+// answer left on screen). redis-del-after-expiry's first question, "does c1
+// still believe it holds L?" (Redis, "Distributed Locks with Redis": a paused
+// client cannot know its key expired).
+func TestAWalkAsksAgainWhenItGoesBackToAQuestion(t *testing.T) {
+	res := result(t, "redis-del-after-expiry")
+	tl := layout.New(res.Trace, &res.Report)
+	for _, back := range []string{"S", "up"} {
+		a := NewApp(Options{Result: res, Walk: true, Dark: true})
+		a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		stop := -1
+		for range 2 * len(tl.Beats()) {
+			a.Update(keyMsg("space"))
+			if a.run.asking >= 0 {
+				stop = a.run.asking
+				break
+			}
+		}
+		if stop < 0 {
+			t.Fatal("the walk never asks: the test tests nothing")
+		}
+		b, _ := tl.BeatOf(stop)
+		a.Update(keyMsg("space")) // the answer
+		if a.run.asking >= 0 || !strings.Contains(flat(a.View().Content), strings.Join(strings.Fields(b.Narration)[:4], " ")) {
+			t.Fatalf("space after the question did not show its answer")
+		}
+		for range a.run.tl.Cursor() - stop + 1 {
+			if a.run.tl.Cursor() == stop {
+				break
+			}
+			a.Update(keyMsg(back))
+		}
+		if a.run.tl.Cursor() != stop {
+			t.Fatalf("%s did not go back to the stop (row %d, at %d)", back, stop, a.run.tl.Cursor())
+		}
+		screen := flat(a.View().Content)
+		if lead := strings.Join(strings.Fields(b.Narration)[:4], " "); strings.Contains(screen, lead) || a.run.asking != stop || !strings.Contains(screen, "space: the answer") {
+			t.Errorf("back with %s on the stop that asks %q: want the question without its answer (%q...) on screen\n%s", back, b.Question, lead, a.View().Content)
+		}
+	}
+}
