@@ -174,6 +174,7 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 		return nil, err
 	}
 	s.Warnings = p.warnings(lx.lines)
+	s.WhatIf, s.whatIfLine = whatIfPart(src)
 	if s.Protocol == "" {
 		for _, d := range s.procs {
 			if d.kind.Protocol != "" {

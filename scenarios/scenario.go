@@ -30,7 +30,8 @@ type Scenario struct {
 	Warnings []Warning
 	// WhatIf lists the lines With added to the scenario it was made from, or nil.
 	WhatIf     []string
-	whatIfLine int // the first added line's number in the forked text
+	whatIfLine int  // the first added line's number in the forked text
+	withArgs   bool // the added lines came as --with arguments (With), not in a file
 
 	reg   *Registry
 	net   sim.Link

@@ -91,7 +91,7 @@ func (r *Result) Warnings() []Warning {
 	if s := r.Scenario; len(s.WhatIf) > 0 {
 		out = slices.DeleteFunc(out, func(w Warning) bool { return w.Line < s.whatIfLine })
 		for i, w := range out { // named as its parse errors are: --with "LINE":1:COL
-			if k := w.Line - s.whatIfLine; k >= 0 && k < len(s.WhatIf) {
+			if k := w.Line - s.whatIfLine; s.withArgs && k >= 0 && k < len(s.WhatIf) {
 				out[i].File, out[i].Line = withName(s.WhatIf[k]), 1
 			}
 		}

@@ -39,7 +39,7 @@ func (s *Scenario) forked(lines []string) string {
 		}
 		b.WriteString(ln + "\n")
 	}
-	b.WriteString("\n# What if:\n")
+	b.WriteString("\n" + whatIfMark + "\n")
 	for _, l := range lines {
 		b.WriteString(l + "\n")
 	}
@@ -75,7 +75,7 @@ func (s *Scenario) With(lines []string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.ID, f.WhatIf, f.whatIfLine = s.ID, lines, first
+	f.ID, f.WhatIf, f.whatIfLine, f.withArgs = s.ID, lines, first, true
 	f.Summary = "what if: " + strings.Join(lines, "; ")
 	if s.Teaching != "" { // it tells of the original's run: say so before it
 		f.Teaching = "What if: " + strings.Join(lines, "; ") + " added to " + s.ID +
@@ -83,6 +83,37 @@ func (s *Scenario) With(lines []string) (*Scenario, error) {
 	}
 	f.CompareWith = ""
 	return f, nil
+}
+
+// whatIfMark is the comment before a what-if's added lines, in the text
+// forked writes: a file written by the TUI's W is a what-if when it is read
+// back, and tells its story as the TUI did (the original's narration left out
+// from the added fault on).
+const whatIfMark = "# What if:"
+
+// whatIfPart finds a forked text's added lines: those after its last
+// whatIfMark line, and the first one's line number.
+func whatIfPart(src string) ([]string, int) {
+	lines := strings.Split(Normalize(src), "\n")
+	mark := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == whatIfMark {
+			mark = i
+		}
+	}
+	if mark < 0 {
+		return nil, 0
+	}
+	var added []string
+	for _, l := range lines[mark+1:] {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			added = append(added, l)
+		}
+	}
+	if len(added) == 0 {
+		return nil, 0
+	}
+	return added, mark + 2
 }
 
 // withName is how an error names an added line.

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,5 +92,42 @@ func TestWhatIfWarnsOnlyAboutItsOwnLines(t *testing.T) {
 	if !strings.HasPrefix(w.Teaching, "What if: at 11s pause c3 for=5s; when c2 acquired M then crash c1 added to redis-cad-after-expiry.") ||
 		!strings.HasSuffix(w.Teaching, orig.Teaching) {
 		t.Errorf("the what-if's paragraph does not say what was added before the original's:\n%s", w.Teaching)
+	}
+}
+
+// A what-if written to a file (the TUI's W: Fork) is a what-if when it is read
+// back: run, it leaves out the original's narration after the added fault, as
+// the TUI and run --with do. Before, the file told the original's story over
+// the class's run ("c1 still believes it holds L" after c1 had crashed).
+func TestAWrittenWhatIfTellsItsOwnStory(t *testing.T) {
+	orig, err := Load("redis-del-after-expiry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{"at 2.001ms crash c1", "at 1.002001s restart c1"}
+	w, err := orig.With(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("redis-del-after-expiry-what-if.scn", orig.Fork(lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.WhatIf, lines) {
+		t.Fatalf("the file's added lines are %q, want %q", f.WhatIf, lines)
+	}
+	narr := func(s *Scenario) []string {
+		var out []string
+		for _, a := range Run(s, RunOptions{}).Trace.Actions {
+			out = append(out, a.Narration+"|"+a.Question)
+		}
+		return out
+	}
+	got, want := narr(f), narr(w)
+	if !slices.Equal(got, want) {
+		t.Errorf("the file's narration differs from the what-if's:\n file %q\n with %q", got, want)
+	}
+	if slices.Equal(want, narr(orig)) {
+		t.Fatal("the what-if's narration is the original's: the test tests nothing")
 	}
 }
