@@ -704,6 +704,7 @@ func TestBrowserHTMLWalk(t *testing.T) {
 		Row                      int
 		Walking, Hiding          bool
 		Verdict, Later, Spoilers bool // shown
+		Summary                  bool // the scenario's one sentence, which may be the answer
 		Hidden                   float64
 		CursorEnd, Veil          float64
 		Narration, Play, Title   string
@@ -717,7 +718,7 @@ func TestBrowserHTMLWalk(t *testing.T) {
 			const veil = +v.getAttribute("height"), chunks = [...document.querySelectorAll("#chunks text")];
 			return {Row: +document.getElementById("where").textContent.split(" ")[1] - 1,
 				Walking: document.body.classList.contains("walking"), Hiding: document.body.classList.contains("hiding"),
-				Verdict: `+shown("h1 .verdict")+`, Later: `+shown("h1 .verdict-later")+`, Spoilers: `+shown(".spoils")+`,
+				Verdict: `+shown("h1 .verdict")+`, Later: `+shown("h1 .verdict-later")+`, Summary: `+shown(".summary")+`, Spoilers: [...document.querySelectorAll(".spoils")].some(e => getComputedStyle(e).display !== "none"), // the summary, the invariants...
 				Hidden: chunks.filter(e => e.getBBox().y > veil).length,
 				CursorEnd: +c.getAttribute("y") + +c.getAttribute("height") - 3, Veil: veil, // the veil stops 3 short of the cursor's end
 				Narration: document.getElementById("narration-0").textContent, Play: document.getElementById("play").textContent,
@@ -740,7 +741,7 @@ func TestBrowserHTMLWalk(t *testing.T) {
 	}
 
 	s := get()
-	if !s.Walking || !s.Hiding || s.Verdict || !s.Later || s.Spoilers || s.Row != 0 || s.Veil != s.CursorEnd || strings.Contains(s.Title, "UNSAFE") {
+	if !s.Walking || !s.Hiding || s.Verdict || !s.Later || s.Spoilers || s.Summary || s.Row != 0 || s.Veil != s.CursorEnd || strings.Contains(s.Title, "UNSAFE") {
 		t.Fatalf("--walk opens as %+v: want walking at row 1, the rows below and the verdict hidden", s)
 	}
 	if s.Hidden == 0 || !strings.HasPrefix(s.Play, "▶ next stop") {

@@ -174,7 +174,7 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 	if !compared {
 		r := all.lanes[0].res
 		t := r.Trace
-		p("<p class=\"summary\">", e(r.Scenario.Summary), "</p>\n<p class=\"meta\">seed ", fmt.Sprint(r.Seed), " · ", fmt.Sprint(t.Len()), " events · ended at ",
+		p("<p class=\"summary spoils\">", e(r.Scenario.Summary), "</p>\n<p class=\"meta\">seed ", fmt.Sprint(r.Seed), " · ", fmt.Sprint(t.Len()), " events · ended at ",
 			e(t.End.String()), " (", e(t.EndReason.String()), ") · reproduce: <code>", e(r.ReproduceCommand()), "</code></p>\n</header>\n")
 	} else {
 		a, b := all.lanes[0].res, all.lanes[1].res
