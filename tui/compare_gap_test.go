@@ -67,7 +67,7 @@ func TestCompareDrawsWhatRunsOnAcrossTheOtherRunsLines(t *testing.T) {
 // line was drawn twice, A's and B's.
 func TestStackedCompareKeepsEachRunsOrder(t *testing.T) {
 	a := compareApp(t, "redlock-gc-pause", "redlock-gc-pause-fenced")()
-	s := screen(a, 120, 40, "T", "G")
+	s := screen(a, 120, 40, "G")
 	evals, split := 0, 0
 	for _, line := range strings.Split(s, "\n") {
 		if !strings.Contains(line, "EVAL") {
