@@ -69,11 +69,11 @@ func TestWhatIfWarnsOnlyAboutItsOwnLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := orig.With([]string{"at 11s pause c3 for=5s", "when c9 acquired L then crash c1"})
+	_, err = orig.With([]string{"at 11s pause c3 for=5s", "when c9 acquired L then crash c1"})
 	if err == nil {
 		t.Fatal("an added line naming no process was accepted")
 	}
-	w, err = orig.With([]string{"at 11s pause c3 for=5s", "when c2 acquired M then crash c1"})
+	w, err := orig.With([]string{"at 11s pause c3 for=5s", "when c2 acquired M then crash c1"})
 	if err != nil {
 		t.Fatal(err)
 	}
