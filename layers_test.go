@@ -55,8 +55,15 @@ var allowed = map[string][]string{
 	"tui/export": {"sim", "sim/check", "tui/layout", "scenarios"},
 	// cli is the command line, importable: cmd/locksim's main is cli.Main(),
 	// and a program of its own (cmd/example-lock) runs it with its kinds.
-	"cmd/locksim/cli": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/"},
-	"cmd/locksim":     {"cmd/locksim/cli"},
+	"cmd/locksim/cli": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore", "tui", "tui/export", "protocols/",
+		"cmd/locksim/internal/playground"},
+	"cmd/locksim": {"cmd/locksim/cli"},
+	// The playground: the page around the engine (cli writes it), and the
+	// engine, which is the command line built for the browser.
+	"cmd/locksim/internal/playground":            {"cmd/locksim/internal/playground/enginehash"},
+	"cmd/locksim/internal/playground/enginehash": {},
+	"cmd/locksim/internal/playground/gen":        {"cmd/locksim/internal/playground/enginehash"},
+	"cmd/locksim-wasm":                           {"cmd/locksim/cli", "scenarios", "scenarios/explore"},
 	// The worked example of docs/your-protocol.md is written as a user would:
 	// public packages only (cmd/example-lock/public_test.go says which).
 	"cmd/example-lock/sessionlock": {"sim", "protocols/lockkit"},
