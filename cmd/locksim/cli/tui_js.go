@@ -20,3 +20,8 @@ func browse() error {
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error { return browse() }
+
+// The playground is written by locksim on a machine, not by the engine inside it.
+func cmdPlayground(args []string, stdout, stderr io.Writer) error {
+	return usagef("the playground is written by locksim itself: locksim playground --out FILE")
+}
