@@ -220,7 +220,7 @@ func (p *page) listen() {
 		case "Network.requestWillBeSent":
 			if r, _ := v["request"].(map[string]any); r != nil {
 				u, _ := r["url"].(string)
-				if !strings.HasPrefix(u, "file:") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "about:") {
+				if !strings.HasPrefix(u, "file:") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "about:") && !strings.HasPrefix(u, "blob:") { // blob: is the page's own memory
 					p.problem("a request left the page: " + u)
 				}
 			}
