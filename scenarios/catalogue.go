@@ -128,6 +128,9 @@ func Load(arg string) (*Scenario, error) {
 	if st != nil {
 		return nil, dirError(arg)
 	}
+	if src, ok := ExerciseSource(arg); ok { // an exercise runs as any scenario does
+		return Parse("exercises/"+arg+Ext, src)
+	}
 	hint := "run `locksim list` for the catalogue, or give the path of a " + Ext + " file"
 	if s := closest(arg, ids); s != "" {
 		hint = "did you mean " + s + "? " + hint

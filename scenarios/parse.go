@@ -54,6 +54,10 @@ func init() {
 		{"compare-with", "compare-with ID|FILE", (*parser).cmdCompareWith},
 		{"run", "run [until=TIME]", (*parser).cmdRun},
 		{"expect", "expect verdict V | violated NAME | holds NAME | n/a NAME | metric NAME VALUE", (*parser).cmdExpect},
+		{"allow", allowUsage, (*parser).cmdAllow},
+		{"goal", goalUsage, (*parser).cmdGoal},
+		{"hint", `hint "TEXT"`, (*parser).cmdHint},
+		{"proved", "proved", (*parser).cmdProved},
 	}
 }
 
@@ -173,6 +177,9 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 	if err := p.checkLimits(); err != nil {
 		return nil, err
 	}
+	if err := p.checkExercise(); err != nil {
+		return nil, err
+	}
 	s.Warnings = p.warnings(lx.lines)
 	s.WhatIf, s.whatIfLine = whatIfPart(src)
 	if s.Protocol == "" {
@@ -191,7 +198,7 @@ func (p *parser) line(ln line) error {
 	for _, c := range commands {
 		if c.name == name.text {
 			rest := ln.toks[1:]
-			if c.name == "at" || c.name == "when" || c.name == "note" {
+			if c.name == "at" || c.name == "when" || c.name == "note" || c.name == "hint" {
 				rest = nil // their action (or trigger) reads its own arguments
 			}
 			a, pos := newArgs(p.file, ln.num, c.name, rest)

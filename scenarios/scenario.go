@@ -33,6 +33,10 @@ type Scenario struct {
 	whatIfLine int  // the first added line's number in the forked text
 	withArgs   bool // the added lines came as --with arguments (With), not in a file
 
+	// Exercise is the scenario's exercise part (allow, goal, hint, proved
+	// lines), or nil: docs/exercises.md.
+	Exercise *Exercise
+
 	reg   *Registry
 	net   sim.Link
 	links []linkDecl

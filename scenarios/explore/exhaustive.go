@@ -30,6 +30,10 @@ type Bound struct {
 	// deadline pending at a point (they are tried by default: where a jump
 	// carries a clock over a deadline is where it changes the outcome).
 	NoDeadlines bool
+	// Within, when set, keeps only the schedules it admits, and what extends
+	// them (it must admit every prefix of what it admits): an exercise's
+	// budget, its counts of each kind and the processes each may hit.
+	Within func(fault.Schedule) bool
 }
 
 // Exhaustive is one exhaustive check: the template's run with no fault, and
@@ -160,6 +164,8 @@ func (e *Exhaustive) Job(w *Config, k, j int) (Tally, error) {
 		return t, nil
 	case j < 0 || j >= e.Jobs(k):
 		return t, fmt.Errorf("explore: no job %d at level %d", j, k)
+	case e.bound.Within != nil && !e.bound.Within(fault.Schedule{e.roots[e.root(j)]}):
+		return t, nil // outside the bound: nothing of this job is run
 	case k == 1:
 		o, err := w.Try(e.seed, fault.Schedule{e.roots[e.root(j)]})
 		t.count(o)
@@ -183,6 +189,9 @@ func (e *Exhaustive) below(w *Config, prefix fault.Schedule, k int, t *Tally) er
 			return ErrStopped
 		}
 		s := append(slices.Clip(prefix), f)
+		if e.bound.Within != nil && !e.bound.Within(s) {
+			continue
+		}
 		if len(s) < k {
 			if err := e.below(w, s, k, t); err != nil {
 				return err

@@ -16,6 +16,7 @@
 //	locksim verify [ID|FILE]   run scenarios and compare them with their expectations
 //	locksim explore TARGET     random fault schedules, shrunk to a replayable scenario
 //	locksim check TARGET       every fault schedule within a bound, the shortest counterexample first
+//	locksim grade EX ANSWER    grade an answer to an exercise (docs/exercises.md)
 //	locksim playground         write the browser playground (one HTML file, offline)
 //
 // Exit codes: 0 every expectation held; 1 an expectation failed; 2 bad input or usage;
@@ -65,6 +66,7 @@ func subcommands() []subcommand {
 		{"tui", "open one scenario in the terminal UI (needs a terminal)", cmdTUI},
 		{"explore", "draw random fault schedules, shrink a failure to a scenario file", cmdExplore},
 		{"check", "run every fault schedule of up to K faults; the shortest counterexample first", cmdCheck},
+		{"grade", "grade a student's answer to an exercise: passed or not, and why", cmdGrade},
 		{"playground", "write the browser playground: one HTML file, offline, nothing to install", cmdPlayground},
 	}
 }

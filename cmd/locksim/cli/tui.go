@@ -52,7 +52,7 @@ func runUI(opt tui.Options) error {
 }
 
 func cmdTUI(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tui", "tui ID|FILE [--seed N] [--walk] [--present] [--vs ID|FILE] [--strict]", `
+	fs := newFlagSet("tui", "tui ID|FILE [--seed N] [--walk] [--present] [--vs ID|FILE] [--with LINE...] [--strict]", `
 Opens one scenario in the terminal UI: the timeline, the narration of each step,
 the detail of the selected row, the state of a process and every clock at the
 cursor. --walk follows the story one stop at a time without spoilers; --present
@@ -65,6 +65,8 @@ same timeline as plain text.`)
 	walk := fs.Bool("walk", false, "follow the story: space goes to the next stop, rows below the cursor stay hidden")
 	present := fs.Bool("present", false, "presentation mode: the timeline takes the width, background traffic folded")
 	vs := fs.String("vs", "", "a second scenario (catalogue id or file) to compare with, side by side")
+	var with multiFlag
+	fs.Var(&with, "with", "a line to add, as a what-if (repeatable), as locksim run --with does")
 	strict := strictFlag(fs)
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
@@ -77,6 +79,9 @@ same timeline as plain text.`)
 		return usagef("%s tui needs a terminal; without one, run: %s run %s", app.name, app.name, strings.Join(args, " "))
 	}
 	a, b, err := loadPair(pos[0], *vs)
+	if len(with) > 0 {
+		a, b, err = loadWhatIf(pos[0], *vs, with)
+	}
 	if err != nil {
 		return err
 	}

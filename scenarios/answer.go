@@ -1,0 +1,300 @@
+package scenarios
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+)
+
+// Answer is a student's answer to an exercise, within its budget: the fault
+// lines it adds (at and when forms), the options it sets (goal safe: set PROC
+// KEY=VALUE), or its claim that no answer exists (claim none).
+type Answer struct {
+	File   string
+	Faults []string    // the fault lines, as written
+	Sets   [][3]string // PROC, KEY, VALUE
+	Claim  bool        // claim none
+}
+
+// Empty reports whether the answer adds, sets and claims nothing.
+func (a *Answer) Empty() bool { return len(a.Faults) == 0 && len(a.Sets) == 0 && !a.Claim }
+
+var setRE = regexp.MustCompile(`^set\s+(\S+)\s+([A-Za-z][A-Za-z0-9_-]*)=(\S+)$`)
+
+// Answer reads a student's answer to the exercise s, refuses any line outside
+// its budget (an *Error at the answer's line, with the budget in the hint),
+// and returns the exercise with the answer applied, ready to run: its faults
+// added as a what-if, its options set on their processes' lines.
+func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
+	ex := s.Exercise
+	if !s.IsExercise() {
+		return nil, nil, &Error{File: s.File, Line: 1, Col: 1, Msg: s.ID + " is not an exercise: it has no goal line", Hint: "grade takes an exercise (scenarios/exercises/) and an answer"}
+	}
+	ans := &Answer{File: file}
+	fail := func(ln, col int, msg, hint string) (*Scenario, *Answer, error) {
+		return nil, nil, &Error{File: file, Line: ln, Col: col, Msg: msg, Hint: hint}
+	}
+	lines := strings.Split(Normalize(src), "\n")
+	var faultLine []int // the answer's line of each fault line
+	for i, raw := range lines {
+		ln, l := i+1, strings.TrimSpace(raw)
+		col := strings.Index(raw, l) + 1
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		switch f := strings.Fields(l); f[0] {
+		case "at", "when":
+			if ex.Goal.Fix() {
+				return fail(ln, col, "this exercise asks for a fix, not an attack: no fault lines", "change an allowed option: "+ex.budget())
+			}
+			ans.Faults, faultLine = append(ans.Faults, l), append(faultLine, ln)
+		case "set":
+			m := setRE.FindStringSubmatch(l)
+			if m == nil {
+				return fail(ln, col, "a set line is set PROC KEY=VALUE", "like: set c1 release=compare-and-delete")
+			}
+			ok := slices.ContainsFunc(ex.Allows, func(al Allow) bool { return al.Kind == "option" && al.On[0] == m[1] && al.Option == m[2] })
+			if !ok {
+				return fail(ln, col, "the budget does not let you change "+m[1]+"'s "+m[2], "the budget: "+ex.budget())
+			}
+			ans.Sets = append(ans.Sets, [3]string{m[1], m[2], m[3]})
+		case "claim":
+			if l != "claim none" {
+				return fail(ln, col, "the only claim is claim none", "claim none: no answer exists within the budget (grade checks every schedule)")
+			}
+			if ex.Goal.Fix() {
+				return fail(ln, col, "claim none answers an attack, not a fix", "change an allowed option: "+ex.budget())
+			}
+			ans.Claim = true
+		default:
+			return fail(ln, col, "an answer holds fault lines (at TIME ..., when ...), set lines or claim none, not "+quote(f[0]),
+				"the budget: "+ex.budget())
+		}
+	}
+	if ans.Claim && (len(ans.Faults) > 0 || len(ans.Sets) > 0) {
+		return fail(1, 1, "claim none stands alone", "either claim that no answer exists, or give one")
+	}
+	out := s
+	if len(ans.Sets) > 0 {
+		src, err := s.withOptions(ans.Sets)
+		if err != nil {
+			return nil, nil, err
+		}
+		if out, err = s.reg.Parse(s.File, src); err != nil {
+			return nil, nil, err
+		}
+		out.ID = s.ID
+	}
+	if len(ans.Faults) > 0 {
+		w, err := s.With(ans.Faults)
+		if err != nil {
+			var pe *Error
+			if e, ok := err.(*Error); ok && strings.HasPrefix(e.File, "--with ") {
+				pe = e
+				for k, l := range ans.Faults {
+					if e.File == withName(l) {
+						pe = &Error{File: file, Line: faultLine[k], Col: e.Col + strings.Index(lines[faultLine[k]-1], l), Msg: e.Msg, Hint: e.Hint}
+					}
+				}
+				return nil, nil, pe
+			}
+			return nil, nil, err
+		}
+		if err := ex.within(w, faultLine, file); err != nil {
+			return nil, nil, err
+		}
+		out = w
+	}
+	return out, ans, nil
+}
+
+// withOptions is the exercise's text with each set's KEY=VALUE on its
+// process's declaration line (replacing the line's own KEY=, if any).
+func (s *Scenario) withOptions(sets [][3]string) (string, error) {
+	lines := strings.Split(Normalize(s.Source), "\n")
+	for _, st := range sets {
+		found := false
+		for i, l := range lines {
+			f := strings.Fields(l)
+			if len(f) < 3 || (f[0] != "node" && f[0] != "client" && f[0] != "resource") || f[1] != st[0] {
+				continue
+			}
+			found = true
+			kept := f[:0:0]
+			for _, w := range f {
+				if !strings.HasPrefix(w, st[1]+"=") {
+					kept = append(kept, w)
+				}
+			}
+			lines[i] = strings.Join(append(kept, st[1]+"="+st[2]), " ")
+		}
+		if !found {
+			return "", &Error{File: s.File, Line: 1, Col: 1, Msg: "no declaration of " + st[0] + " to set " + st[1] + " on"}
+		}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// budget is the exercise's allow lines, as a hint says them.
+func (ex *Exercise) budget() string {
+	var b []string
+	for _, al := range ex.Allows {
+		b = append(b, al.String())
+	}
+	if len(b) == 0 {
+		return "nothing may be added"
+	}
+	return strings.Join(b, "; ")
+}
+
+// String is the allow line.
+func (al Allow) String() string {
+	if al.Kind == "option" {
+		return "allow option " + al.On[0] + " " + al.Option
+	}
+	s := fmt.Sprintf("allow %s %d on=%s", al.Kind, al.Count, strings.Join(al.On, ","))
+	var sizes []string
+	for _, d := range al.Durs {
+		sizes = append(sizes, sim.FormatDuration(d))
+	}
+	for _, m := range al.Mags {
+		if al.Kind == fault.ClockJump {
+			sizes = append(sizes, fmt.Sprintf("%+dms", m))
+		} else {
+			sizes = append(sizes, fmt.Sprintf("%+d", m))
+		}
+	}
+	if len(sizes) > 0 {
+		key := map[fault.Kind]string{fault.Pause: "for", fault.Partition: "for", fault.Crash: "back", fault.RestartEmpty: "back"}[al.Kind]
+		if key == "" {
+			key = "by"
+		}
+		s += " " + key + "=" + strings.Join(sizes, ",")
+	}
+	return s
+}
+
+// within checks the faults an answer adds (w's added steps) against the
+// budget: each is matched to an allow line of its kind that names its process,
+// admits its size and has a fault left. A restart or a heal ends a crash, a
+// power loss or a partition the answer began, and costs nothing.
+func (ex *Exercise) within(w *Scenario, faultLine []int, file string) error {
+	left := make([]int, len(ex.Allows))
+	for i, al := range ex.Allows {
+		left[i] = al.Count
+	}
+	started := map[string]time.Duration{} // proc or "partition" -> when its fault began (at lines)
+	for _, st := range w.steps {
+		k := st.action.Line - w.whatIfLine
+		if k < 0 || k >= len(faultLine) {
+			continue
+		}
+		ln := faultLine[k]
+		refuse := func(msg string) error {
+			return &Error{File: file, Line: ln, Col: 1, Msg: msg, Hint: "the budget: " + ex.budget()}
+		}
+		a := st.action
+		proc := ""
+		if a.Proc != sim.NoProc && int(a.Proc) < len(w.procs) {
+			proc = w.procs[a.Proc].name
+		}
+		var kind fault.Kind
+		var size func(al Allow) bool
+		switch a.Kind {
+		case sim.ActRestart:
+			if _, ok := started[proc]; !ok {
+				return refuse("a restart of " + proc + ", which the answer did not crash")
+			}
+			if d, ok := st.at-started[proc], st.when == nil; ok && !ex.sized(proc, d) {
+				return refuse(fmt.Sprintf("%s stays down %s, not a size the budget allows", proc, sim.FormatDuration(d)))
+			}
+			delete(started, proc)
+			continue
+		case sim.ActHeal:
+			if _, ok := started["partition"]; !ok {
+				return refuse("a heal of a partition the answer did not make")
+			}
+			if d, ok := st.at-started["partition"], st.when == nil; ok && !ex.sized("partition", d) {
+				return refuse(fmt.Sprintf("the partition lasts %s, not a size the budget allows", sim.FormatDuration(d)))
+			}
+			delete(started, "partition")
+			continue
+		case sim.ActPause:
+			kind = fault.Pause
+			size = func(al Allow) bool { return len(al.Durs) == 0 || slices.Contains(al.Durs, a.Dur) }
+		case sim.ActCrash, sim.ActPowerLoss:
+			kind = fault.Crash
+			if a.Kind == sim.ActPowerLoss {
+				kind = fault.RestartEmpty
+			}
+			started[proc] = st.at
+		case sim.ActJump:
+			kind = fault.ClockJump
+			size = func(al Allow) bool { return len(al.Mags) == 0 || slices.Contains(al.Mags, a.Dur.Milliseconds()) }
+		case sim.ActDrift:
+			kind = fault.Drift
+			size = func(al Allow) bool { return len(al.Mags) == 0 || slices.Contains(al.Mags, a.PPM) }
+		case sim.ActPartition:
+			kind = fault.Partition
+			// The side the answer cuts off: the smaller one, as "partition p1 | co,p2,p3" isolates p1.
+			side := a.A
+			if len(a.B) < len(a.A) {
+				side = a.B
+			}
+			if len(side) != 1 {
+				return refuse("a partition in an answer cuts one process off from the others")
+			}
+			proc = w.procs[side[0]].name
+			started["partition"] = st.at
+		default:
+			return refuse("an answer may add only the faults the budget allows, not " + quote(strings.Fields(a.Label)[0]+" ..."))
+		}
+		if size == nil {
+			size = func(Allow) bool { return true }
+		}
+		matched, named := -1, false
+		for i, al := range ex.Allows {
+			if al.Kind != kind || !slices.Contains(al.On, proc) {
+				continue
+			}
+			named = true
+			if size(al) && left[i] > 0 {
+				matched = i
+				break
+			}
+		}
+		switch {
+		case matched >= 0:
+			left[matched]--
+		case !slices.ContainsFunc(ex.Allows, func(al Allow) bool { return al.Kind == kind }):
+			return refuse("the budget allows no " + string(kind))
+		case !named:
+			return refuse("the budget allows no " + string(kind) + " of " + proc)
+		case !slices.ContainsFunc(ex.Allows, func(al Allow) bool { return al.Kind == kind && slices.Contains(al.On, proc) && size(al) }):
+			return refuse("a " + string(kind) + " of that size is not on the budget's menu")
+		default:
+			return refuse("one " + string(kind) + " too many: the budget's are spent")
+		}
+	}
+	return nil
+}
+
+// sized reports whether a crash of proc (or a partition: proc "partition")
+// that lasts d has a size some allow line lists (none listed: any).
+func (ex *Exercise) sized(proc string, d time.Duration) bool {
+	for _, al := range ex.Allows {
+		switch {
+		case proc == "partition" && al.Kind == fault.Partition,
+			proc != "partition" && (al.Kind == fault.Crash || al.Kind == fault.RestartEmpty) && slices.Contains(al.On, proc):
+			if len(al.Durs) == 0 || slices.Contains(al.Durs, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
