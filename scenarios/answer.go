@@ -15,7 +15,7 @@ import (
 // lines it adds (at and when forms), the options it sets (goal safe: set PROC
 // KEY=VALUE), or its claim that no answer exists (claim none).
 type Answer struct {
-	File   string
+	File   string      // the answer's file, as errors name it
 	Faults []string    // the fault lines, as written
 	Sets   [][3]string // PROC, KEY, VALUE
 	Claim  bool        // claim none

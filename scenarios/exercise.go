@@ -25,19 +25,19 @@ import (
 //	proved                                    no answer exists within the budget (locksim check backs it)
 //	hint "..."                                shown one at a time
 type Exercise struct {
-	Allows []Allow
-	Goal   Goal
-	Hints  []string
+	Allows []Allow  // the budget: what an answer may add or change
+	Goal   Goal     // what the answer must bring about
+	Hints  []string // shown one at a time
 	// Proved says the author claims no answer exists within the budget; a
 	// test runs locksim check over exactly the budget to keep it true.
-	Proved    bool
-	ProvedLne int // the proved line
+	Proved     bool
+	ProvedLine int // the proved line
 }
 
 // Allow is one allow line: Count faults of Kind on the processes On, of the
 // sizes listed (none listed: check's default sizes), or an option to change.
 type Allow struct {
-	Line   int
+	Line   int             // its line in the exercise
 	Kind   fault.Kind      // "option" for an option
 	Count  int             // how many (options: 1)
 	On     []string        // the processes it may hit (an option: its process)
@@ -50,7 +50,7 @@ type Allow struct {
 type Goal struct {
 	Kind      string // "violate", "unsafe", "stuck" (attacks); "safe", "holds" (fixes)
 	Invariant string // for violate and holds
-	Line      int
+	Line      int    // its line in the exercise
 }
 
 // IsExercise reports whether the scenario is an exercise (it has a goal).
@@ -221,7 +221,7 @@ func (p *parser) cmdProved(ln line, _ *Args, pos []token) error {
 	if err := p.positional(ln, pos, 0, "proved"); err != nil {
 		return err
 	}
-	p.exercise().Proved, p.exercise().ProvedLne = true, ln.num
+	p.exercise().Proved, p.exercise().ProvedLine = true, ln.num
 	return nil
 }
 

@@ -9,10 +9,10 @@ import (
 // Grade is an answer's grade: passed or not, in one sentence, with the
 // violation that proves it (or the one still there).
 type Grade struct {
-	Passed    bool   `json:"passed"`
-	Sentence  string `json:"sentence"`
+	Passed    bool   `json:"passed"`              // the goal was reached
+	Sentence  string `json:"sentence"`            // "Passed: ..." or "Not passed: ..."
 	Violation string `json:"violation,omitempty"` // "INVARIANT at TIME: detail"
-	Verdict   string `json:"verdict"`
+	Verdict   string `json:"verdict"`             // the run's verdict
 }
 
 // Judge grades the run res of an exercise with an answer applied.

@@ -34,7 +34,7 @@ type checkOptions struct {
 	maxFaults, workers, shrinkRuns                 int
 	budget, resolution                             time.Duration
 	seed                                           uint64
-	liveness, countOnly, noDeadlines               bool
+	liveness, countOnly, noDeadlines, exercise     bool
 }
 
 // checkSummary is check's final report, as JSON prints it
@@ -139,6 +139,7 @@ proved).`)
 	fs.StringVar(&o.compare, "compare-certificate", "", "fail (exit 1) when this run proves less than the certificate in this file")
 	fs.StringVar(&o.envelope, "envelope", "", "KIND:PROC: find the largest size of one fault kind on one process that keeps the invariants")
 	fs.DurationVar(&o.resolution, "resolution", time.Millisecond, "with --envelope: how fine the size is found")
+	fs.BoolVar(&o.exercise, "exercise", false, "the target is an exercise (docs/exercises.md): check exactly its budget (its kinds, counts, processes and sizes) against its goal; --faults, --max-faults, --menu and --invariants come from it")
 	fs.IntVar(&o.shrinkRuns, "shrink-runs", 1000, "at most this many runs to shrink the counterexample's sizes")
 	pos, err := parseFlags(fs, args, stderr)
 	if err != nil {
@@ -168,11 +169,25 @@ proved).`)
 		return err
 	}
 	target := pos[0]
-	cfg, err := exploreConfig(target, &exploreOptions{faults: o.faults, invariants: o.invariants, liveness: o.liveness, maxFaults: max(o.maxFaults, 1)})
-	if err != nil {
-		return err
+	var cfg *explore.Config
+	var bound explore.Bound
+	if o.exercise {
+		ex, err := scenarios.LoadExercise(target)
+		if err != nil {
+			return usageError{err}
+		}
+		if cfg, bound, err = explore.Budget(ex); err != nil {
+			return usageError{err}
+		}
+		o.seed, o.maxFaults, o.menu, o.shrinkRuns = ex.Seed, bound.MaxFaults, nil, 0 // no shrinking: a size off the menu is no answer
+		cfg.Stop = nil
+	} else {
+		cfg, err = exploreConfig(target, &exploreOptions{faults: o.faults, invariants: o.invariants, liveness: o.liveness, maxFaults: max(o.maxFaults, 1)})
+		if err != nil {
+			return err
+		}
+		bound = explore.Bound{MaxFaults: o.maxFaults, Menu: explore.DefaultMenu(0), NoDeadlines: o.noDeadlines}
 	}
-	bound := explore.Bound{MaxFaults: o.maxFaults, Menu: explore.DefaultMenu(0), NoDeadlines: o.noDeadlines}
 	if bound.Points, err = explore.ParsePoints(o.points); err != nil {
 		return usageError{errors.Errorf("%v%s", err, didYouMean(o.points, []string{"events", "observations"}))}
 	}
