@@ -50,7 +50,7 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 		switch f := strings.Fields(l); f[0] {
 		case "at", "when":
 			if ex.Goal.Fix() {
-				return fail(ln, col, "this exercise asks for a fix, not an attack: no fault lines", "change an allowed option: "+ex.budget())
+				return fail(ln, col, "this exercise asks for a fix, not an attack: no fault lines", "change an allowed option: "+ex.Budget())
 			}
 			ans.Faults, faultLine = append(ans.Faults, l), append(faultLine, ln)
 		case "set":
@@ -60,7 +60,7 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 			}
 			ok := slices.ContainsFunc(ex.Allows, func(al Allow) bool { return al.Kind == "option" && al.On[0] == m[1] && al.Option == m[2] })
 			if !ok {
-				return fail(ln, col, "the budget does not let you change "+m[1]+"'s "+m[2], "the budget: "+ex.budget())
+				return fail(ln, col, "the budget does not let you change "+m[1]+"'s "+m[2], "the budget: "+ex.Budget())
 			}
 			ans.Sets = append(ans.Sets, [3]string{m[1], m[2], m[3]})
 		case "claim":
@@ -68,12 +68,12 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 				return fail(ln, col, "the only claim is claim none", "claim none: no answer exists within the budget (grade checks every schedule)")
 			}
 			if ex.Goal.Fix() {
-				return fail(ln, col, "claim none answers an attack, not a fix", "change an allowed option: "+ex.budget())
+				return fail(ln, col, "claim none answers an attack, not a fix", "change an allowed option: "+ex.Budget())
 			}
 			ans.Claim = true
 		default:
 			return fail(ln, col, "an answer holds fault lines (at TIME ..., when ...), set lines or claim none, not "+quote(f[0]),
-				"the budget: "+ex.budget())
+				"the budget: "+ex.Budget())
 		}
 	}
 	if ans.Claim && (len(ans.Faults) > 0 || len(ans.Sets) > 0) {
@@ -105,7 +105,7 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 			}
 			return nil, nil, err
 		}
-		if err := ex.within(w, faultLine, file); err != nil {
+		if _, err := ex.within(w, faultLine, file); err != nil {
 			return nil, nil, err
 		}
 		out = w
@@ -140,8 +140,8 @@ func (s *Scenario) withOptions(sets [][3]string) (string, error) {
 	return strings.Join(lines, "\n"), nil
 }
 
-// budget is the exercise's allow lines, as a hint says them.
-func (ex *Exercise) budget() string {
+// Budget is the exercise's allow lines, as a hint says them.
+func (ex *Exercise) Budget() string {
 	var b []string
 	for _, al := range ex.Allows {
 		b = append(b, al.String())
@@ -160,11 +160,15 @@ func (al Allow) String() string {
 	s := fmt.Sprintf("allow %s %d on=%s", al.Kind, al.Count, strings.Join(al.On, ","))
 	var sizes []string
 	for _, d := range al.Durs {
-		sizes = append(sizes, sim.FormatDuration(d))
+		sizes = append(sizes, fault.When(d))
 	}
 	for _, m := range al.Mags {
 		if al.Kind == fault.ClockJump {
-			sizes = append(sizes, fmt.Sprintf("%+dms", m))
+			sign := "+"
+			if m < 0 {
+				sign, m = "-", -m
+			}
+			sizes = append(sizes, sign+fault.When(time.Duration(m)*time.Millisecond))
 		} else {
 			sizes = append(sizes, fmt.Sprintf("%+d", m))
 		}
@@ -183,7 +187,7 @@ func (al Allow) String() string {
 // budget: each is matched to an allow line of its kind that names its process,
 // admits its size and has a fault left. A restart or a heal ends a crash, a
 // power loss or a partition the answer began, and costs nothing.
-func (ex *Exercise) within(w *Scenario, faultLine []int, file string) error {
+func (ex *Exercise) within(w *Scenario, faultLine []int, file string) ([]int, error) {
 	left := make([]int, len(ex.Allows))
 	for i, al := range ex.Allows {
 		left[i] = al.Count
@@ -196,7 +200,7 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) error {
 		}
 		ln := faultLine[k]
 		refuse := func(msg string) error {
-			return &Error{File: file, Line: ln, Col: 1, Msg: msg, Hint: "the budget: " + ex.budget()}
+			return &Error{File: file, Line: ln, Col: 1, Msg: msg, Hint: "the budget: " + ex.Budget()}
 		}
 		a := st.action
 		proc := ""
@@ -208,19 +212,19 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) error {
 		switch a.Kind {
 		case sim.ActRestart:
 			if _, ok := started[proc]; !ok {
-				return refuse("a restart of " + proc + ", which the answer did not crash")
+				return nil, refuse("a restart of " + proc + ", which the answer did not crash")
 			}
 			if d, ok := st.at-started[proc], st.when == nil; ok && !ex.sized(proc, d) {
-				return refuse(fmt.Sprintf("%s stays down %s, not a size the budget allows", proc, sim.FormatDuration(d)))
+				return nil, refuse(fmt.Sprintf("%s stays down %s, not a size the budget allows", proc, sim.FormatDuration(d)))
 			}
 			delete(started, proc)
 			continue
 		case sim.ActHeal:
 			if _, ok := started["partition"]; !ok {
-				return refuse("a heal of a partition the answer did not make")
+				return nil, refuse("a heal of a partition the answer did not make")
 			}
 			if d, ok := st.at-started["partition"], st.when == nil; ok && !ex.sized("partition", d) {
-				return refuse(fmt.Sprintf("the partition lasts %s, not a size the budget allows", sim.FormatDuration(d)))
+				return nil, refuse(fmt.Sprintf("the partition lasts %s, not a size the budget allows", sim.FormatDuration(d)))
 			}
 			delete(started, "partition")
 			continue
@@ -247,12 +251,12 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) error {
 				side = a.B
 			}
 			if len(side) != 1 {
-				return refuse("a partition in an answer cuts one process off from the others")
+				return nil, refuse("a partition in an answer cuts one process off from the others")
 			}
 			proc = w.procs[side[0]].name
 			started["partition"] = st.at
 		default:
-			return refuse("an answer may add only the faults the budget allows, not " + quote(strings.Fields(a.Label)[0]+" ..."))
+			return nil, refuse("an answer may add only the faults the budget allows, not " + quote(strings.Fields(a.Label)[0]+" ..."))
 		}
 		if size == nil {
 			size = func(Allow) bool { return true }
@@ -272,16 +276,41 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) error {
 		case matched >= 0:
 			left[matched]--
 		case !slices.ContainsFunc(ex.Allows, func(al Allow) bool { return al.Kind == kind }):
-			return refuse("the budget allows no " + string(kind))
+			return nil, refuse("the budget allows no " + string(kind))
 		case !named:
-			return refuse("the budget allows no " + string(kind) + " of " + proc)
+			return nil, refuse("the budget allows no " + string(kind) + " of " + proc)
 		case !slices.ContainsFunc(ex.Allows, func(al Allow) bool { return al.Kind == kind && slices.Contains(al.On, proc) && size(al) }):
-			return refuse("a " + string(kind) + " of that size is not on the budget's menu")
+			return nil, refuse("a " + string(kind) + " of that size is not on the budget's menu")
 		default:
-			return refuse("one " + string(kind) + " too many: the budget's are spent")
+			return nil, refuse("one " + string(kind) + " too many: the budget's are spent")
 		}
 	}
-	return nil
+	return left, nil
+}
+
+// BudgetLeft is how many faults each allow line of the exercise has left
+// after lines (a class's what-ifs, in the TUI), or why lines are outside the
+// budget.
+func (s *Scenario) BudgetLeft(lines []string) ([]int, error) {
+	if !s.IsExercise() {
+		return nil, nil
+	}
+	if len(lines) == 0 {
+		left := make([]int, len(s.Exercise.Allows))
+		for i, al := range s.Exercise.Allows {
+			left[i] = al.Count
+		}
+		return left, nil
+	}
+	w, err := s.With(lines)
+	if err != nil {
+		return nil, err
+	}
+	faultLine := make([]int, len(lines))
+	for i := range faultLine {
+		faultLine[i] = i + 1
+	}
+	return s.Exercise.within(w, faultLine, "the what-if")
 }
 
 // sized reports whether a crash of proc (or a partition: proc "partition")

@@ -22,6 +22,7 @@ type KeyMap struct {
 	// The screens'.
 	Play, Faster, Slower, Walk, Present key.Binding
 	Inject                              key.Binding // what if: a fault at the cursor, the re-run beside the original
+	Hint                                key.Binding // an exercise's next hint
 	Tab, PanelUp, PanelDown             key.Binding
 	Help, Back, Quit                    key.Binding
 
@@ -60,6 +61,7 @@ func DefaultKeyMap() KeyMap {
 		Walk:           b([]string{"w"}, "w", "walk the story"),
 		Present:        b([]string{"p"}, "p", "presentation"),
 		Inject:         b([]string{"i"}, "i", "inject a fault here"),
+		Hint:           b([]string{"e"}, "e", "exercise: the next hint"),
 		Tab:            b([]string{"tab"}, "tab", "next panel"),
 		PanelUp:        b([]string{"pgup"}, "pgup", "scroll the panel up"),
 		PanelDown:      b([]string{"pgdown"}, "pgdn", "scroll the panel down"),
@@ -104,7 +106,7 @@ func (k KeyMap) ScenarioHelp(walking bool) help.KeyMap {
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Start, k.End, k.Play, k.Faster, k.Slower},
 			{k.NextStop, k.PrevStop, k.NextViolation, k.PrevViolation, k.NextFault, k.PrevFault},
-			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Inject, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
+			{k.Walk, k.Present, k.Reveal, k.Quiet, k.Inject, k.Hint, k.Left, k.Right, k.Follow, k.Hide, k.ShowAll},
 			{k.Tab, k.PanelUp, k.PanelDown, k.Help, k.Back, k.Quit},
 		},
 	}

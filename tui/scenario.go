@@ -45,6 +45,7 @@ type Scenario struct {
 	present bool
 	asking  int  // walk: the stop row whose question is on screen, its answer not yet shown (-1: none)
 	synced  int  // the cursor's row when the panels were last filled
+	hints   int  // an exercise's hints shown so far (e)
 	pageTop int  // walk: the top row of the page of a long beat just shown (-1: none)
 	walked  bool // walk: a beat has been shown (before that, the first stop may be the cursor's row)
 	quiet   bool // quiet as it was before presentation turned it on
@@ -154,6 +155,8 @@ func (m Scenario) Update(msg tea.Msg) (Scenario, tea.Cmd) {
 			}
 		case key.Matches(msg, k.Walk):
 			m.setWalk(!m.walk)
+		case key.Matches(msg, k.Hint) && m.res.Scenario.IsExercise():
+			m.hints = min(m.hints+1, len(m.res.Scenario.Exercise.Hints))
 		case key.Matches(msg, k.Present):
 			m.setPresent(!m.present)
 		case key.Matches(msg, k.Tab):
@@ -264,6 +267,9 @@ func (m *Scenario) sync() {
 // the scenario's summary. In a walk, a stop's question while it is asked
 // (its answer's rows not yet drawn), and then the beat's narration.
 func (m Scenario) narration() string {
+	if s := m.res.Scenario; s.IsExercise() && !m.walk {
+		return exerciseText(m.com.Styles, s, m.hints, nil)
+	}
 	tl := m.tl.Layout()
 	if tl.Len() == 0 {
 		return ""

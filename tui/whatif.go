@@ -27,8 +27,9 @@ type whatIf struct {
 	back    *Scenario  // the run's screen as it was at the first i (cursor, walk): the last u returns to it
 	added   [][]string // each injection's lines, in order
 	menu    *WhatIfMenu
-	status  string // what the footer says after W
-	running bool   // a re-run is under way
+	status  string           // what the footer says after W
+	running bool             // a re-run is under way
+	grade   *scenarios.Grade // an exercise's: the last re-run graded
 }
 
 // lines is every added line, in order.
@@ -92,12 +93,15 @@ const justAfter = time.Microsecond
 // newWhatIfMenu offers the faults process proc of scenario s can suffer just
 // after true time at, the cursor's row (the kinds explore would hit it with),
 // or says why none.
-func newWhatIfMenu(com *Common, s *scenarios.Scenario, proc string, at sim.Time) (*WhatIfMenu, error) {
+func newWhatIfMenu(com *Common, s *scenarios.Scenario, proc string, at sim.Time, added []string) (*WhatIfMenu, error) {
 	tpl, err := explore.FromSourceIn(s.Registry(), s.ID, s.Source)
 	if err != nil {
 		return nil, err
 	}
 	m := &WhatIfMenu{com: com, proc: proc, row: time.Duration(at), at: time.Duration(at) + justAfter, cast: tpl.Cast()}
+	if s.IsExercise() {
+		return m.budgetItems(s, added)
+	}
 	menu := explore.DefaultMenu(0)
 	for _, k := range whatIfKinds {
 		if !slices.Contains(tpl.Targets(k.kind).Procs, proc) {
@@ -111,6 +115,49 @@ func newWhatIfMenu(com *Common, s *scenarios.Scenario, proc string, at sim.Time)
 	}
 	if len(m.items) == 0 {
 		return nil, fmt.Errorf("no fault of the menu can hit %s", proc)
+	}
+	return m, nil
+}
+
+// budgetItems offers, in an exercise, only what its budget has left for the
+// process, in the sizes its allow lines list: the student's what-ifs are
+// answers, graded as they run.
+func (m *WhatIfMenu) budgetItems(s *scenarios.Scenario, added []string) (*WhatIfMenu, error) {
+	ex := s.Exercise
+	if ex.Goal.Fix() {
+		return nil, fmt.Errorf("this exercise asks for a fix: change an option in its file, and grade it with locksim grade")
+	}
+	left, err := s.BudgetLeft(added)
+	if err != nil {
+		return nil, err
+	}
+	menu := explore.DefaultMenu(0)
+	for i, al := range ex.Allows {
+		if left[i] == 0 || !slices.Contains(al.On, m.proc) {
+			continue
+		}
+		var sizes []explore.Size
+		for _, d := range al.Durs {
+			sizes = append(sizes, explore.Size{Dur: d})
+		}
+		for _, g := range al.Mags {
+			sizes = append(sizes, explore.Size{Mag: g})
+		}
+		if len(sizes) == 0 {
+			sizes = menu.Sizes(al.Kind)
+		}
+		for _, k := range whatIfKinds {
+			if k.kind != al.Kind {
+				continue
+			}
+			for _, z := range sizes {
+				f := fault.Fault{Kind: k.kind, Proc: m.proc, At: m.at, Dur: z.Dur, Mag: z.Mag}
+				m.items = append(m.items, whatIfItem{label: k.label(explore.SizeText(k.kind, z)), fault: f})
+			}
+		}
+	}
+	if len(m.items) == 0 {
+		return nil, fmt.Errorf("the budget has nothing left for %s: %s", m.proc, ex.Budget())
 	}
 	return m, nil
 }
@@ -299,7 +346,11 @@ func (a *App) whatIfKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			a.wi.status = "select a process first (←/→ or c), then i"
 			return nil, true
 		}
-		menu, err := newWhatIfMenu(a.com, base.Scenario, proc, at)
+		var added []string
+		if a.wi != nil {
+			added = a.wi.lines()
+		}
+		menu, err := newWhatIfMenu(a.com, base.Scenario, proc, at, added)
 		if err != nil {
 			a.wi.status = err.Error()
 			return nil, true
@@ -353,6 +404,17 @@ func (a *App) whatIfRan(msg whatIfRunMsg) {
 	}
 	a.open(a.wi.orig, msg.fork, ScenarioOptions{})
 	a.cmp.toFirstDifference()
+	a.wi.grade = nil
+	if ex := a.wi.orig.Scenario; ex.IsExercise() {
+		g := scenarios.Judge(ex, &scenarios.Answer{Faults: a.wi.lines()}, msg.fork)
+		a.wi.grade = &g
+		if g.Passed {
+			if v := a.cmp.lines("viol"); len(v) > 0 {
+				a.cmp.setCursor(v[0]) // the violation that proves it, on screen
+				a.cmp.relayout()
+			}
+		}
+	}
 }
 
 // whatIfFooter puts the what-if's keys (and what W wrote) in the last line of
@@ -360,6 +422,19 @@ func (a *App) whatIfRan(msg whatIfRunMsg) {
 func (a *App) whatIfFooter(content string) string {
 	lines := strings.Split(content, "\n")
 	foot := fmt.Sprintf(" what if: %d added  i inject  u undo  W write the fork  d next difference  ? help  q quit", len(a.wi.lines()))
+	if g := a.wi.grade; g != nil {
+		st := a.com.Styles.BadgeBad
+		if g.Passed {
+			st = a.com.Styles.Badge
+		}
+		word := map[bool]string{true: " PASSED ", false: " NOT YET "}[g.Passed]
+		text := strings.TrimPrefix(strings.TrimPrefix(g.Sentence, "Passed: "), "Not passed: ")
+		if g.Violation != "" {
+			text += " " + g.Violation
+		}
+		lines[len(lines)-1] = fit(st.Render(word)+a.com.Styles.Footer.Render(" "+text+"  (u undo, i inject, q quit)"), a.w)
+		return strings.Join(lines, "\n")
+	}
 	if a.wi.status != "" {
 		foot = " " + a.wi.status + "  (u undo, W write, q quit)"
 	}

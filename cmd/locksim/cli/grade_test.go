@@ -61,7 +61,7 @@ func TestAnAnswerOutsideTheBudgetIsRefused(t *testing.T) {
 			os.WriteFile(f, []byte(tc.answer), 0o644)
 			var out, errs bytes.Buffer
 			code := run([]string{"grade", "redlock-one-pause", f}, &out, &errs)
-			if code != 2 || !strings.Contains(errs.String(), tc.want) || !strings.Contains(errs.String(), "allow pause 1 on=c1 for=1.000s,5.000s,15.000s") {
+			if code != 2 || !strings.Contains(errs.String(), tc.want) || !strings.Contains(errs.String(), "allow pause 1 on=c1 for=1s,5s,15s") {
 				t.Errorf("exit %d, want 2 with %q and the budget:\n%s", code, tc.want, errs.String())
 			}
 		})
