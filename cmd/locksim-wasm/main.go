@@ -31,6 +31,7 @@ func main() {
 		"cli":       js.FuncOf(runCLI),
 		"catalogue": js.FuncOf(catalogue),
 		"presets":   js.FuncOf(presets),
+		"exercises": js.FuncOf(exercises),
 	}))
 	if ready := js.Global().Get("locksimReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -112,4 +113,41 @@ func catalogue(js.Value, []js.Value) any {
 func presets(js.Value, []js.Value) any {
 	b, _ := json.Marshal(explore.Presets())
 	return js.ValueOf(string(b))
+}
+
+// exercises is locksim.exercises(): the embedded exercises, as JSON: each
+// with its source, goal, budget and hints (docs/exercises.md).
+func exercises(js.Value, []js.Value) any {
+	all, err := scenarios.Exercises()
+	if err != nil {
+		return js.ValueOf("error: " + err.Error())
+	}
+	type ex struct {
+		ID     string   `json:"id"`
+		Source string   `json:"source"`
+		Goal   string   `json:"goal"`
+		Budget string   `json:"budget"`
+		Hints  []string `json:"hints"`
+		Proved bool     `json:"proved"`
+		Fix    bool     `json:"fix"`
+	}
+	var out []ex
+	for _, s := range all {
+		src, _ := scenarios.ExerciseSource(s.ID)
+		e := s.Exercise
+		out = append(out, ex{ID: s.ID, Source: src, Goal: "make " + s.ID + " " + goalWords(e.Goal), Budget: e.Budget(),
+			Hints: e.Hints, Proved: e.Proved, Fix: e.Goal.Fix()})
+	}
+	b, _ := json.Marshal(out)
+	return js.ValueOf(string(b))
+}
+
+func goalWords(g scenarios.Goal) string {
+	switch g.Kind {
+	case "violate":
+		return "violate " + g.Invariant
+	case "holds":
+		return "keep " + g.Invariant
+	}
+	return g.Sentence()[len("is "):]
 }

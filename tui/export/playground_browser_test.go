@@ -262,3 +262,40 @@ func TestBrowserPlaygroundMatchesNative(t *testing.T) {
 		}
 	}
 }
+
+// An exercise solved in the page (issue 30): pick it, write the answer, Grade:
+// "Passed" with the violation, the run with the answer in the viewer; a budget
+// breach is refused at its line; the answer shared as a link grades the same in
+// a fresh browser.
+func TestBrowserPlaygroundExercise(t *testing.T) {
+	path, _ := writePlayground(t)
+	p := openPlayground(t, newBrowser(t), path)
+	p.runAndWait(t, func() {
+		p.eval(`(() => { const s = document.getElementById("exercise"); s.value = "redlock-one-pause"; s.dispatchEvent(new Event("change")); })()`, nil)
+	})
+	if info := p.text("ex-info"); !strings.Contains(info, "make redlock-one-pause violate resource-safe") || !strings.Contains(info, "allow pause 1 on=c1 for=1s,5s,15s") {
+		t.Errorf("the exercise's goal and budget: %q", info)
+	}
+	p.eval(`document.getElementById("answer").value = "at 1s pause c1 for=15s\nat 2s pause c1 for=1s"; document.getElementById("grade-btn").click()`, nil)
+	if g := p.text("grade"); !strings.Contains(g, "answer.scn:2:1: one pause too many") {
+		t.Errorf("two pauses where one is allowed: %q", g)
+	}
+	p.runAndWait(t, func() {
+		p.eval(`document.getElementById("answer").value = "at 1s pause c1 for=15s"; document.getElementById("grade-btn").click()`, nil)
+	})
+	if g := p.text("grade"); !strings.HasPrefix(g, "Passed: with your answer, redlock-one-pause violates resource-safe.") || !strings.Contains(g, "resource-safe at ") {
+		t.Errorf("the grade: %q", g)
+	}
+	if v := p.text("verdict"); !strings.HasPrefix(v, "Verdict: UNSAFE") {
+		t.Errorf("the viewer's run with the answer: %.60q", v)
+	}
+	p.eval(`document.getElementById("share").click()`, nil)
+	p.waitFor(t, `document.getElementById("share-link").value.includes("ex=")`, 10*time.Second)
+	var link string
+	p.eval(`document.getElementById("share-link").value`, &link)
+	q := openPlayground(t, newBrowser(t), strings.TrimPrefix(link, "file://"))
+	q.waitFor(t, `document.getElementById("grade").textContent.startsWith("Passed")`, 30*time.Second)
+	if pr := append(p.Problems(), q.Problems()...); len(pr) > 0 {
+		t.Errorf("the pages: %v", pr)
+	}
+}

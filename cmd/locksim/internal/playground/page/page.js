@@ -117,13 +117,16 @@
 
   // "at the cursor": the viewer's cursor time, just after its row (as the
   // terminal's i does: the row is done when the fault hits).
-  $("here").onclick = () => {
-    let t = null;
+  function viewerTime() { // ms, or null
     try {
       const w = $("viewer").contentDocument.getElementById("where").textContent;
       const m = /t=([0-9.]+)(ms|s)/.exec(w);
-      if (m) t = m[2] === "s" ? +m[1] * 1000 : +m[1];
+      if (m) return m[2] === "s" ? +m[1] * 1000 : +m[1];
     } catch (_) {}
+    return null;
+  }
+  $("here").onclick = () => {
+    const t = viewerTime();
     if (t === null) { status("run a scenario first: the cursor is the viewer's"); return; }
     const when = `at ${+(t + 0.001).toFixed(6)}ms `;
     const input = $("with"), parts = input.value.split(";").map((s) => s.trim()).filter(Boolean);
@@ -158,6 +161,9 @@
   $("pick").onchange = () => {
     const s = catalogue.find((c) => c.id === $("pick").value);
     if (!s) return;
+    exercise = null;
+    $("exercise").value = "";
+    $("exercise-box").hidden = true;
     setText(s.source);
     $("with").value = "";
     run();
@@ -213,6 +219,64 @@
     worker.onerror = (e) => stopSearch("the worker failed: " + e.message);
   };
 
+  // --- Exercises (docs/exercises.md): the exercise in the editor, the answer
+  // beside it, graded by locksim grade; the viewer shows the run with it.
+  let exercises = [], exercise = null, hintsShown = 0;
+  function fillExercises() {
+    exercises = JSON.parse(locksim.exercises());
+    for (const e of exercises) {
+      const o = document.createElement("option");
+      o.value = e.id;
+      o.textContent = e.id;
+      $("exercise").appendChild(o);
+    }
+  }
+  function showHints() {
+    const info = [exercise.goal, "budget: " + exercise.budget];
+    if (exercise.proved) info.push("No answer may exist: if you think so, answer claim none.");
+    exercise.hints.slice(0, hintsShown).forEach((h, i) => info.push(`hint ${i + 1}: ${h}`));
+    $("ex-info").textContent = info.join("\n");
+    $("hint-count").textContent = hintsShown < exercise.hints.length ? `${exercise.hints.length - hintsShown} more` : "no more hints";
+  }
+  function openExercise(id, answer) {
+    exercise = exercises.find((e) => e.id === id) || null;
+    $("exercise-box").hidden = !exercise;
+    if (!exercise) return;
+    hintsShown = 0;
+    $("pick").value = "";
+    $("vs").value = "";
+    $("with").value = "";
+    $("answer").value = answer || "";
+    $("grade").textContent = "";
+    setText(exercise.source);
+    showHints();
+    run();
+  }
+  $("exercise").onchange = () => openExercise($("exercise").value);
+  $("hint-btn").onclick = () => { if (exercise) { hintsShown = Math.min(hintsShown + 1, exercise.hints.length); showHints(); } };
+  function grade() {
+    if (!exercise || !module) return;
+    const file = exercise.id + ".scn";
+    fs.put("/work/" + file, src.value);
+    fs.put("/work/answer.scn", $("answer").value);
+    const r = locksim.cli(["grade", file, "answer.scn"]);
+    const g = $("grade");
+    g.textContent = (r.stdout + r.stderr).replace(/^locksim: /gm, "").trim();
+    g.className = r.code === 0 ? "passed" : "failed";
+    state.grade = { code: r.code, text: g.textContent };
+    const faults = $("answer").value.split("\n").map((l) => l.trim()).filter((l) => /^(at|when) /.test(l));
+    if (r.code < 2) { $("with").value = faults.join("; "); run(); }
+  }
+  $("grade-btn").onclick = grade;
+  $("answer").addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); grade(); } });
+  $("here-answer").onclick = () => {
+    const t = viewerTime();
+    if (t === null) { status("run the exercise first: the cursor is the viewer's"); return; }
+    const a = $("answer");
+    a.value = (a.value.trim() ? a.value.trimEnd() + "\n" : "") + `at ${+(t + 0.001).toFixed(6)}ms `;
+    a.focus();
+  };
+
   // --- Share: the text, compressed, in the link's fragment; nothing stored.
   async function pack(text) {
     const s = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
@@ -228,7 +292,8 @@
     return new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
   }
   $("share").onclick = async () => {
-    const params = new URLSearchParams({ s: await pack(src.value) });
+    const params = exercise ? new URLSearchParams({ ex: exercise.id, a: await pack($("answer").value) })
+      : new URLSearchParams({ s: await pack(src.value) });
     if ($("vs").value) params.set("vs", $("vs").value);
     if ($("with").value.trim()) params.set("with", $("with").value.trim());
     const link = location.href.split("#")[0] + "#" + params.toString();
@@ -260,7 +325,18 @@
     }
     $("version").textContent = locksim.version;
     fillCatalogue();
+    fillExercises();
     const params = new URLSearchParams(location.hash.slice(1));
+    if (params.get("ex")) {
+      let answer = "";
+      try { answer = params.get("a") ? await unpack(params.get("a")) : ""; } catch (e) { status("the link's answer could not be read: " + e); }
+      $("exercise").value = params.get("ex");
+      state.readyMs = performance.now();
+      document.body.dataset.ready = "1";
+      openExercise(params.get("ex"), answer);
+      if (answer.trim()) grade();
+      return;
+    }
     if (params.get("s")) {
       try { setText(await unpack(params.get("s"))); } catch (e) { status("the link's scenario could not be read: " + e); }
       if (params.get("vs")) $("vs").value = params.get("vs");
