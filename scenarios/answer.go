@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -35,12 +36,16 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 	if !s.IsExercise() {
 		return nil, nil, &Error{File: s.File, Line: 1, Col: 1, Msg: s.ID + " is not an exercise: it has no goal line", Hint: "grade takes an exercise (scenarios/exercises/) and an answer"}
 	}
+	if len(s.WhatIf) > 0 {
+		return nil, nil, &Error{File: s.File, Line: s.whatIfLine, Col: 1, Msg: "this file already holds a what-if (the lines after \"# What if:\")",
+			Hint: "grade the exercise by its id, with those lines as the answer: locksim grade " + s.ID + " answer.scn"}
+	}
 	ans := &Answer{File: file}
 	fail := func(ln, col int, msg, hint string) (*Scenario, *Answer, error) {
 		return nil, nil, &Error{File: file, Line: ln, Col: col, Msg: msg, Hint: hint}
 	}
 	lines := strings.Split(Normalize(src), "\n")
-	var faultLine []int // the answer's line of each fault line
+	var faultLine, setLine []int // the answer's line of each fault line, each set line
 	for i, raw := range lines {
 		ln, l := i+1, strings.TrimSpace(raw)
 		col := strings.Index(raw, l) + 1
@@ -62,13 +67,17 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 			if !ok {
 				return fail(ln, col, "the budget does not let you change "+m[1]+"'s "+m[2], "the budget: "+ex.Budget())
 			}
-			ans.Sets = append(ans.Sets, [3]string{m[1], m[2], m[3]})
+			ans.Sets, setLine = append(ans.Sets, [3]string{m[1], m[2], m[3]}), append(setLine, ln)
 		case "claim":
 			if l != "claim none" {
 				return fail(ln, col, "the only claim is claim none", "claim none: no answer exists within the budget (grade checks every schedule)")
 			}
 			if ex.Goal.Fix() {
 				return fail(ln, col, "claim none answers an attack, not a fix", "change an allowed option: "+ex.Budget())
+			}
+			if ex.Goal.Kind == "stuck" {
+				return fail(ln, col, "claim none is checked for an attack on safety (goal violate or goal unsafe), not goal stuck",
+					"give an answer: the faults that leave the run stuck")
 			}
 			ans.Claim = true
 		default:
@@ -86,6 +95,14 @@ func (s *Scenario) Answer(file, src string) (*Scenario, *Answer, error) {
 			return nil, nil, err
 		}
 		if out, err = s.reg.Parse(s.File, src); err != nil {
+			// A value the process's kind refuses: said at the answer's set line.
+			if e, ok := err.(*Error); ok && len(setLine) > 0 {
+				for k, st := range ans.Sets {
+					if strings.Contains(lines[setLine[k]-1], st[1]+"="+st[2]) && strings.Contains(e.Msg, st[1]) {
+						return fail(setLine[k], strings.Index(lines[setLine[k]-1], st[1]+"=")+1, e.Msg, e.Hint)
+					}
+				}
+			}
 			return nil, nil, err
 		}
 		out.ID = s.ID
@@ -193,6 +210,7 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) ([]int, er
 		left[i] = al.Count
 	}
 	started := map[string]time.Duration{} // proc or "partition" -> when its fault began (at lines)
+	startLine := map[string]int{}         // ... and the answer's line that began it
 	for _, st := range w.steps {
 		k := st.action.Line - w.whatIfLine
 		if k < 0 || k >= len(faultLine) {
@@ -210,23 +228,27 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) ([]int, er
 		var kind fault.Kind
 		var size func(al Allow) bool
 		switch a.Kind {
-		case sim.ActRestart:
-			if _, ok := started[proc]; !ok {
-				return nil, refuse("a restart of " + proc + ", which the answer did not crash")
+		case sim.ActRestart, sim.ActHeal:
+			what := proc
+			if a.Kind == sim.ActHeal {
+				what = "partition"
 			}
-			if d, ok := st.at-started[proc], st.when == nil; ok && !ex.sized(proc, d) {
-				return nil, refuse(fmt.Sprintf("%s stays down %s, not a size the budget allows", proc, sim.FormatDuration(d)))
-			}
-			delete(started, proc)
-			continue
-		case sim.ActHeal:
-			if _, ok := started["partition"]; !ok {
+			began, ok := started[what]
+			switch {
+			case !ok && a.Kind == sim.ActHeal:
 				return nil, refuse("a heal of a partition the answer did not make")
+			case !ok:
+				return nil, refuse("a restart of " + proc + ", which the answer did not crash")
+			case !ex.ends(what):
+				return nil, refuse("the budget's " + map[bool]string{true: "partition", false: "crash of " + proc}[what == "partition"] + " does not end: it lists no size (back= or for=)")
+			case st.when != nil || began < 0:
+				return nil, refuse("write when it ends as an at line (at TIME restart PROC, at TIME heal): its length must be one the budget lists")
 			}
-			if d, ok := st.at-started["partition"], st.when == nil; ok && !ex.sized("partition", d) {
-				return nil, refuse(fmt.Sprintf("the partition lasts %s, not a size the budget allows", sim.FormatDuration(d)))
+			if d := st.at + a.Dur - began; !ex.sized(what, d) { // restart after=DUR counts too
+				return nil, refuse(fmt.Sprintf("%s %s %s, not a size the budget allows", map[bool]string{true: "the partition", false: proc}[what == "partition"],
+					map[bool]string{true: "lasts", false: "stays down"}[what == "partition"], fault.When(d)))
 			}
-			delete(started, "partition")
+			delete(started, what)
 			continue
 		case sim.ActPause:
 			kind = fault.Pause
@@ -236,7 +258,10 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) ([]int, er
 			if a.Kind == sim.ActPowerLoss {
 				kind = fault.RestartEmpty
 			}
-			started[proc] = st.at
+			started[proc], startLine[proc] = st.at, ln
+			if st.when != nil {
+				started[proc] = -1 // when it fell is known only in the run
+			}
 		case sim.ActJump:
 			kind = fault.ClockJump
 			size = func(al Allow) bool { return len(al.Mags) == 0 || slices.Contains(al.Mags, a.Dur.Milliseconds()) }
@@ -250,13 +275,20 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) ([]int, er
 			if len(a.B) < len(a.A) {
 				side = a.B
 			}
-			if len(side) != 1 {
-				return nil, refuse("a partition in an answer cuts one process off from the others")
+			other := a.B
+			if len(a.B) < len(a.A) {
+				other = a.A
+			}
+			if len(side) != 1 || len(other) != len(w.procs)-1 || a.OneWay {
+				return nil, refuse("a partition in an answer cuts one process off from all the others, both ways: partition p1 | EVERYONE,ELSE")
 			}
 			proc = w.procs[side[0]].name
-			started["partition"] = st.at
+			started["partition"], startLine["partition"] = st.at, ln
+			if st.when != nil {
+				started["partition"] = -1
+			}
 		default:
-			return nil, refuse("an answer may add only the faults the budget allows, not " + quote(strings.Fields(a.Label)[0]+" ..."))
+			return nil, refuse("an answer may add only the faults the budget allows, not " + quote(strings.TrimSpace(a.Label)))
 		}
 		if size == nil {
 			size = func(Allow) bool { return true }
@@ -285,7 +317,27 @@ func (ex *Exercise) within(w *Scenario, faultLine []int, file string) ([]int, er
 			return nil, refuse("one " + string(kind) + " too many: the budget's are spent")
 		}
 	}
+	for _, what := range slices.Sorted(maps.Keys(started)) { // a fault the budget sizes must end within the answer
+		if ex.ends(what) {
+			return nil, &Error{File: file, Line: startLine[what], Col: 1,
+				Msg:  map[bool]string{true: "the partition is never healed", false: what + " is never restarted"}[what == "partition"],
+				Hint: "end it with an at line a size the budget lists later (the budget: " + ex.Budget() + ")"}
+		}
+	}
 	return left, nil
+}
+
+// ends reports whether the budget's fault of proc (a crash, a power loss; or
+// "partition") ends: its allow line lists how long it lasts.
+func (ex *Exercise) ends(proc string) bool {
+	for _, al := range ex.Allows {
+		if proc == "partition" && al.Kind == fault.Partition || proc != "partition" && (al.Kind == fault.Crash || al.Kind == fault.RestartEmpty) && slices.Contains(al.On, proc) {
+			if len(al.Durs) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // BudgetLeft is how many faults each allow line of the exercise has left
@@ -320,7 +372,7 @@ func (ex *Exercise) sized(proc string, d time.Duration) bool {
 		switch {
 		case proc == "partition" && al.Kind == fault.Partition,
 			proc != "partition" && (al.Kind == fault.Crash || al.Kind == fault.RestartEmpty) && slices.Contains(al.On, proc):
-			if len(al.Durs) == 0 || slices.Contains(al.Durs, d) {
+			if slices.Contains(al.Durs, d) {
 				return true
 			}
 		}

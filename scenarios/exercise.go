@@ -14,7 +14,7 @@ import (
 // and hints (docs/exercises.md). Its lines:
 //
 //	allow pause 1 on=c1,c2 for=1s,5s,15s     at most one pause of c1 or c2, of one of these lengths
-//	allow crash 1 on=r1 [back=1ms,1s]         a crash (its restart is part of it)
+//	allow crash 1 on=r1 [back=1ms,1s]         a crash, back after one of these (none: it stays down)
 //	allow restart-empty 1 on=a1,a2 [back=...] a power loss
 //	allow partition 1 on=p1 for=1s,5s         p1 cut off from everyone
 //	allow clock-jump 1 on=C by=+5s,+15s       a wall-clock step
@@ -160,6 +160,13 @@ func (p *parser) cmdAllow(ln line, a *Args, pos []token) error {
 			n, err := strconv.ParseInt(x, 10, 64)
 			return n, err == nil && n != 0
 		}, "write parts per million like +2000,-2000")
+	}
+	if a.Failed() {
+		return nil
+	}
+	if key := map[fault.Kind]string{fault.Pause: "for", fault.Partition: "for", fault.ClockJump: "by", fault.Drift: "by"}[al.Kind]; key != "" && len(al.Durs)+len(al.Mags) == 0 {
+		return p.errAt(ln, len(ln.toks), "missing "+key+"=: the sizes a student may choose",
+			"list them, like "+key+"="+map[string]string{"for": "1s,5s,15s", "by": "+5s,+15s"}[key]+" (grade and check take exactly these)")
 	}
 	p.exercise().Allows = append(p.exercise().Allows, al)
 	return nil

@@ -30,7 +30,7 @@ func (r *Result) ReproduceCommand() string {
 // arg is how the command line names the scenario: its id when it is a catalogue
 // scenario, its path otherwise.
 func (s *Scenario) arg() string {
-	if strings.HasPrefix(s.File, "catalogue/") {
+	if strings.HasPrefix(s.File, "catalogue/") || strings.HasPrefix(s.File, "exercises/") { // embedded: by id
 		return s.ID
 	}
 	return s.File

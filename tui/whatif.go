@@ -432,7 +432,7 @@ func (a *App) whatIfRan(msg whatIfRunMsg) {
 func (a *App) whatIfFooter(content string) string {
 	lines := strings.Split(content, "\n")
 	foot := fmt.Sprintf(" what if: %d added  i inject  u undo  W write the fork  d next difference  ? help  q quit", len(a.wi.lines()))
-	if g := a.wi.grade; g != nil {
+	if g := a.wi.grade; g != nil && a.wi.status == "" { // what W wrote, or why i offers nothing, comes first
 		st := a.com.Styles.BadgeBad
 		if g.Passed {
 			st = a.com.Styles.Badge

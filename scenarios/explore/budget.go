@@ -19,7 +19,7 @@ func Budget(ex *scenarios.Scenario) (*Config, Bound, error) {
 	if !ex.IsExercise() || e.Goal.Fix() || e.Goal.Kind == "stuck" {
 		return nil, Bound{}, fmt.Errorf("%s: a budget is checked for an attack on safety (goal violate or goal unsafe)", ex.ID)
 	}
-	tpl, err := FromSource(ex.File, ex.Source)
+	tpl, err := fromSource(ex.Registry(), ex.File, ex.Source, true)
 	if err != nil {
 		return nil, Bound{}, err
 	}
@@ -36,6 +36,9 @@ func Budget(ex *scenarios.Scenario) (*Config, Bound, error) {
 		}
 		for _, m := range al.Mags {
 			sizes = append(sizes, Size{Mag: m})
+		}
+		if len(sizes) == 0 && (al.Kind == fault.Crash || al.Kind == fault.RestartEmpty) {
+			sizes = []Size{{Dur: fault.Forever}} // no back=: it stays down
 		}
 		if len(sizes) == 0 {
 			sizes = defaults[al.Kind]

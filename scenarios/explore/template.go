@@ -56,6 +56,13 @@ func FromSource(name, src string) (*Template, error) {
 
 // FromSourceIn is FromSource for a scenario whose processes are of reg's kinds.
 func FromSourceIn(reg *scenarios.Registry, name, src string) (*Template, error) {
+	return fromSource(reg, name, src, false)
+}
+
+// fromSource reads a template; keepFaults keeps the scenario's own faults
+// (an exercise's partitions are part of its topology: the budget's faults
+// are added to them, not drawn in their place).
+func fromSource(reg *scenarios.Registry, name, src string, keepFaults bool) (*Template, error) {
 	src = scenarios.Normalize(src) // its lines are split here too
 	s, err := reg.Parse(name, src)
 	if err != nil {
@@ -83,8 +90,8 @@ func FromSourceIn(reg *scenarios.Registry, name, src string) (*Template, error) 
 		case f[0] == "expect" || f[0] == "run" || f[0] == "seed" || f[0] == "limit": // explore sets the run's end
 			comments = nil
 			continue
-		case f[0] == "at" && len(f) > 2 && t.isFaultVerb(f[2]),
-			f[0] == "when" && t.isFaultTrigger(f):
+		case !keepFaults && (f[0] == "at" && len(f) > 2 && t.isFaultVerb(f[2]) ||
+			f[0] == "when" && t.isFaultTrigger(f)):
 			comments = nil // the fault and what narrated it go
 			continue
 		}

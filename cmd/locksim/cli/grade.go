@@ -21,8 +21,10 @@ type gradeResult struct {
 	Violation     string   `json:"violation,omitempty"`
 	Verdict       string   `json:"verdict,omitempty"`
 	Schedules     int      `json:"schedules,omitempty"` // claim none: how many were checked
-	Faults        []string `json:"faults,omitempty"`    // the answer's faults, or the one claim none missed
-	Replay        string   `json:"replay"`
+	Faults        []string `json:"faults,omitempty"`    // the answer's fault lines
+	Found         []string `json:"found,omitempty"`     // claim none refuted: the answer that exists, in words
+	Refused       string   `json:"refused,omitempty"`   // the answer is outside the budget (exit 2): why, at which line
+	Replay        string   `json:"replay,omitempty"`
 }
 
 func cmdGrade(args []string, stdout, stderr io.Writer) error {
@@ -55,7 +57,15 @@ budget: every schedule within it is checked). Exit 0 passed, 1 not passed.`)
 	}
 	w, ans, err := ex.Answer(pos[1], src)
 	if err != nil {
+		if *format == "json" { // a course's script gets JSON for a refused answer too
+			b, _ := json.MarshalIndent(gradeResult{SchemaVersion: scenarios.SchemaVersion, Exercise: ex.ID, Answer: pos[1], Refused: err.Error()}, "", "  ")
+			fmt.Fprintln(stdout, string(b))
+		}
 		return usageError{err}
+	}
+	target := ex.ID // how the command line names the exercise
+	if !strings.HasPrefix(ex.File, "exercises/") {
+		target = ex.File
 	}
 	g := ex.Exercise.Goal
 	out := gradeResult{SchemaVersion: scenarios.SchemaVersion, Exercise: ex.ID, Answer: pos[1], Goal: strings.TrimSpace(g.Kind + " " + g.Invariant)}
@@ -72,18 +82,18 @@ budget: every schedule within it is checked). Exit 0 passed, 1 not passed.`)
 			out.Sentence = fmt.Sprintf("Not passed: an answer exists within this budget, so %s can be made to fail: it %s.", ex.ID, g.Sentence())
 			tpl, _ := explore.FromSource(ex.File, ex.Source)
 			for _, f := range t.First.Schedule {
-				out.Faults = append(out.Faults, f.Say(tpl.Cast()))
+				out.Found = append(out.Found, f.Say(tpl.Cast()))
 			}
 			out.Violation = fmt.Sprintf("%s at %s: %s", strings.Join(t.First.Broken, ", "), t.First.At, t.First.Detail)
 		}
-		out.Replay = "locksim grade " + ex.ID + " " + pos[1]
+		out.Replay = "locksim grade " + target + " " + pos[1]
 	} else {
 		res := scenarios.Run(w, scenarios.RunOptions{Program: app.name})
 		gr := scenarios.Judge(ex, ans, res)
 		out.Passed, out.Sentence, out.Violation, out.Verdict, out.Faults = gr.Passed, gr.Sentence, gr.Violation, gr.Verdict, ans.Faults
 		out.Replay = replayCommand(ex, ans)
 		if len(ans.Sets) > 0 {
-			out.Replay = "locksim grade " + ex.ID + " " + pos[1]
+			out.Replay = "locksim grade " + target + " " + pos[1]
 		}
 	}
 	if *format == "json" {
@@ -94,10 +104,8 @@ budget: every schedule within it is checked). Exit 0 passed, 1 not passed.`)
 		if out.Violation != "" {
 			fmt.Fprintln(stdout, "  "+out.Violation)
 		}
-		for _, f := range out.Faults {
-			if ans.Claim {
-				fmt.Fprintln(stdout, "  - "+f)
-			}
+		for _, f := range out.Found {
+			fmt.Fprintln(stdout, "  - "+f)
 		}
 		fmt.Fprintln(stdout, "replay: "+out.Replay)
 		if strings.HasPrefix(out.Replay, "locksim run ") {

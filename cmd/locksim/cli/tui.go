@@ -76,7 +76,14 @@ same timeline as plain text.`)
 		return usagef("tui needs one scenario: %s tui ID|FILE (see %s list)", app.name, app.name)
 	}
 	if !terminal() {
-		return usagef("%s tui needs a terminal; without one, run: %s run %s", app.name, app.name, strings.Join(args, " "))
+		quoted := make([]string, len(args))
+		for i, x := range args {
+			quoted[i] = x
+			if strings.ContainsAny(x, " \t\"'") {
+				quoted[i] = shellQuote(x)
+			}
+		}
+		return usagef("%s tui needs a terminal; without one, run: %s run %s", app.name, app.name, strings.Join(quoted, " "))
 	}
 	a, b, err := loadPair(pos[0], *vs)
 	if len(with) > 0 {
