@@ -72,6 +72,18 @@ func (g Goal) Sentence() string {
 	return "is SAFE"
 }
 
+// Words is the goal as "make ID ..." ends: "violate mutex-belief", "keep
+// grant-exclusive", "UNSAFE", "STUCK", "SAFE".
+func (g Goal) Words() string {
+	switch g.Kind {
+	case "violate":
+		return "violate " + g.Invariant
+	case "holds":
+		return "keep " + g.Invariant
+	}
+	return strings.TrimPrefix(g.Sentence(), "is ")
+}
+
 // Fix reports whether the goal asks for a fix (options), not an attack (faults).
 func (g Goal) Fix() bool { return g.Kind == "safe" || g.Kind == "holds" }
 

@@ -17,7 +17,7 @@ import (
 func exerciseText(st Styles, s *scenarios.Scenario, hints int, left []int) string {
 	ex := s.Exercise
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Exercise: make "+s.ID+" "+goalWords(ex.Goal)) + "\n")
+	b.WriteString(st.Title.Render("Exercise: make "+s.ID+" "+ex.Goal.Words()) + "\n")
 	if ex.Goal.Fix() {
 		b.WriteString("Change only: (grade it with locksim grade)\n")
 	} else {
@@ -45,14 +45,4 @@ func exerciseText(st Styles, s *scenarios.Scenario, hints int, left []int) strin
 		b.WriteString(fmt.Sprintf("Hint %d: %s\n", i+1, h))
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-func goalWords(g scenarios.Goal) string {
-	switch g.Kind {
-	case "violate":
-		return "violate " + g.Invariant
-	case "holds":
-		return "keep " + g.Invariant
-	}
-	return g.Sentence()[len("is "):]
 }

@@ -135,19 +135,9 @@ func exercises(js.Value, []js.Value) any {
 	for _, s := range all {
 		src, _ := scenarios.ExerciseSource(s.ID)
 		e := s.Exercise
-		out = append(out, ex{ID: s.ID, Source: src, Goal: "make " + s.ID + " " + goalWords(e.Goal), Budget: e.Budget(),
+		out = append(out, ex{ID: s.ID, Source: src, Goal: "make " + s.ID + " " + e.Goal.Words(), Budget: e.Budget(),
 			Hints: e.Hints, Proved: e.Proved, Fix: e.Goal.Fix()})
 	}
 	b, _ := json.Marshal(out)
 	return js.ValueOf(string(b))
-}
-
-func goalWords(g scenarios.Goal) string {
-	switch g.Kind {
-	case "violate":
-		return "violate " + g.Invariant
-	case "holds":
-		return "keep " + g.Invariant
-	}
-	return g.Sentence()[len("is "):]
 }
