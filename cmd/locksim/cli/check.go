@@ -496,6 +496,9 @@ func checkCommand(target string, o *checkOptions) string {
 	if o.noDeadlines {
 		cmd += " --no-deadline-jumps"
 	}
+	if o.exercise {
+		cmd += " --exercise"
+	}
 	if o.invariants != "" {
 		cmd += " --invariants " + o.invariants
 	}
