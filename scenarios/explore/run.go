@@ -157,22 +157,27 @@ func (c *Config) try(seed uint64, s fault.Schedule, read func(*sim.Trace)) (Outc
 
 // parsed is the template as Try runs it: its text with no faults, parsed.
 type parsed struct {
-	src string
-	sc  *scenarios.Scenario
+	tpl  *Template
+	live bool
+	sc   *scenarios.Scenario
 }
 
 // base is the parsed template, parsed again only when the settings that shape
 // its text (the template, liveness) have changed since.
+//
+// The text is a function of those two alone, so they are what is compared:
+// writing the text out for every run cost more than a small run's checking
+// (fmt, a builder: a twentieth of explore's time in the browser's engine).
 func (c *Config) base() (*scenarios.Scenario, error) {
-	src := c.Source(1, nil, false) // each run's seed overrides this one
-	if c.parsed != nil && c.parsed.src == src {
+	if c.parsed != nil && c.parsed.tpl == c.Template && c.parsed.live == c.Liveness {
 		return c.parsed.sc, nil
 	}
+	src := c.Source(1, nil, false) // each run's seed overrides this one
 	sc, err := c.Template.reg.Parse(c.Template.Name, src)
 	if err != nil {
 		return nil, fmt.Errorf("explore: the template does not parse (a bug): %w\n%s", err, src)
 	}
-	c.parsed = &parsed{src, sc}
+	c.parsed = &parsed{c.Template, c.Liveness, sc}
 	return sc, nil
 }
 

@@ -23,8 +23,13 @@ const failoverOp = "REPLICAOF NO ONE"
 // a link's settings before a fault (sim.Network.Declared): a link fault changes
 // them, and restores them when it ends.
 func (s Schedule) Actions(c Cast, link func(from, to sim.ProcID) sim.Link) []Timed {
-	var out []Timed
-	add := func(at time.Duration, a sim.Action) { out = append(out, Timed{sim.Time(at), a}) }
+	out := make([]Timed, 0, 2*len(s)) // a fault and its end at most
+	s.each(c, link, func(at time.Duration, a sim.Action) { out = append(out, Timed{sim.Time(at), a}) })
+	return out
+}
+
+// each hands each of the schedule's actions to add, in Actions' order.
+func (s Schedule) each(c Cast, link func(from, to sim.ProcID) sim.Link, add func(time.Duration, sim.Action)) {
 	for _, f := range s {
 		end := f.At + f.Dur
 		lasts := f.Dur != Forever
@@ -76,13 +81,13 @@ func (s Schedule) Actions(c Cast, link func(from, to sim.ProcID) sim.Link) []Tim
 			panic(fmt.Sprintf("fault: unknown kind %q", f.Kind))
 		}
 	}
-	return out
 }
 
 // Apply schedules the faults in w. group is whom a partition with no Peer cuts
 // its process off from (every process when nil; see Cast.Group).
+//
+// It schedules each action as it is made: an explorer applies a schedule to
+// every run, and a slice of them was a fifth of what each run allocated.
 func (s Schedule) Apply(w *sim.World, group []string) {
-	for _, t := range s.Actions(Cast{Names: w.Names(), Group: group}, w.Network().Declared) {
-		w.Schedule(t.At, t.Action)
-	}
+	s.each(Cast{Names: w.Names(), Group: group}, w.Network().Declared, func(at time.Duration, a sim.Action) { w.Schedule(sim.Time(at), a) })
 }
