@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,20 +29,37 @@ import (
 )
 
 // writePlayground writes the page with the locksim command, and builds the
-// native binary beside it for the comparisons.
+// native binary beside it for the comparisons: once for all the tests.
 func writePlayground(t *testing.T) (page, bin string) {
 	t.Helper()
-	dir := t.TempDir()
-	bin = filepath.Join(dir, "locksim")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/locksim").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	playgroundOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "locksim-playground-")
+		if err != nil {
+			playgroundErr = err
+			return
+		}
+		bin = filepath.Join(dir, "locksim")
+		if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/locksim").CombinedOutput(); err != nil {
+			playgroundErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		page = filepath.Join(dir, "playground.html")
+		if out, err := exec.Command(bin, "playground", "--out", page).CombinedOutput(); err != nil {
+			playgroundErr = fmt.Errorf("locksim playground: %v\n%s", err, out)
+		}
+		playgroundPage, playgroundBin = page, bin
+	})
+	if playgroundErr != nil {
+		t.Fatal(playgroundErr)
 	}
-	page = filepath.Join(dir, "playground.html")
-	if out, err := exec.Command(bin, "playground", "--out", page).CombinedOutput(); err != nil {
-		t.Fatalf("locksim playground: %v\n%s", err, out)
-	}
-	return page, bin
+	return playgroundPage, playgroundBin
 }
+
+var (
+	playgroundOnce                sync.Once
+	playgroundPage, playgroundBin string
+	playgroundErr                 error
+)
 
 // waitFor polls a JavaScript condition until it holds, or fails after limit.
 func (p *page) waitFor(t *testing.T, cond string, limit time.Duration) {
