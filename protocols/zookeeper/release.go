@@ -16,21 +16,21 @@ import "github.com/locksim/locksim/sim"
 // same (a server that stops serving answers none of the writes it took, and
 // a leader elected later may commit them); by the time the client sends it
 // again, under the same live session, the name may be another client's node,
-// and deleting it ends a live session's lock. So after a reconnection the
-// client asks first: exists on the path, and it deletes only if the node there
-// is the one it created, by its czxid, which never repeats. On the connection
-// where it last knew the node was its own it sends the delete again as it is:
-// a connection's requests reach the leader in order, so a copy sent behind a
-// delete that commits is refused (NONODE) before any new node of that name
-// can be created.
+// and deleting it ends a live session's lock. So before each copy the client
+// asks first: exists on the path, and it deletes only if the node there is the
+// one it created, by its czxid, which never repeats. It asks even on the
+// connection it sent the first delete on: a server that lost its quorum and
+// leads again in a new epoch commits the delete it took without answering it,
+// and the container can be gone and its name issued again before the next
+// copy (rapid found it: TestPropertyCzxidTokensSurviveContainers, z1 cut off
+// from the ensemble, not from its client).
 
 // pendingDelete is a released lock node whose delete is not yet answered.
 type pendingDelete struct {
 	path  string // "" when none
 	czxid int64  // the node's czxid; 0 if unknown (a protected node found by name)
-	// mine: on this connection the node is known to be this client's: the
-	// delete went out on it while the session owned the node, or an exists
-	// answered since with the node's czxid.
+	// mine: an exists has just answered with the node's czxid: one copy of
+	// the delete may go out.
 	mine bool
 }
 
@@ -39,13 +39,13 @@ type pendingDelete struct {
 // mistake, ReleaseOnce).
 func (c *Client) startDelete(path string, out *sim.Outputs) {
 	if !c.cfg.ReleaseOnce {
-		c.deleting = pendingDelete{path: path, czxid: c.czxid, mine: c.conn == connected}
+		c.deleting = pendingDelete{path: path, czxid: c.czxid}
 	}
 	c.send(sim.Message{Op: OpDelete, Key: path}.With(ArgVersion, 0), OpDelete, out)
 }
 
-// resendDelete sends a released lock node's delete again, or, after a
-// reconnection, asks first whether the node is still the client's. ID 0 keeps
+// resendDelete sends a released lock node's delete again once an exists has
+// just shown the node is still the client's, or asks that first. ID 0 keeps
 // both apart from the awaited request. A client that makes mistake 10
 // (StaleDelete) takes the name for its node and never asks: it sends the
 // delete by name even under a new session.
@@ -54,6 +54,7 @@ func (c *Client) resendDelete(out *sim.Outputs) {
 	switch {
 	case d.path == "":
 	case d.mine || d.czxid == 0 || c.cfg.StaleDelete:
+		d.mine = false // the next copy asks again
 		out.Send(c.srv(), sim.Message{Op: OpDelete, Key: d.path}.With(ArgVersion, 0).With(ArgSession, c.session))
 	default:
 		out.Send(c.srv(), sim.Message{Op: OpExists, Key: d.path}.With(ArgSession, c.session))
