@@ -235,6 +235,8 @@ func argsHint(name string) string {
 		return " ID|FILE"
 	case "explore", "check":
 		return " PRESET|FILE"
+	case "grade":
+		return " EX ANSWER"
 	}
 	return ""
 }
