@@ -56,3 +56,30 @@ func TestAnExerciseIsSolvedAtTheCursor(t *testing.T) {
 		t.Errorf("a second fault beyond the budget: %v", err)
 	}
 }
+
+// The menu offers the budget's sizes as grade takes them: 2pc-one-crash's
+// crash lists no back=, so co stays down (a restart would be refused), and
+// that answer leaves 2PC blocked (Bernstein et al. 1987, 7.4): PASSED.
+func TestAnExercisesMenuOffersWhatGradeTakes(t *testing.T) {
+	a := runApp(t, "2pc-one-crash", Options{})()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for !strings.Contains(a.run.tl.Row().Text, "command co begin") {
+		press(a, "j")
+	}
+	press(a, "c")
+	press(a, "i")
+	if a.wi == nil || a.wi.menu == nil {
+		t.Fatalf("i opened no menu: %+v", a.wi)
+	}
+	var labels []string
+	for _, it := range a.wi.menu.items {
+		labels = append(labels, strings.TrimSpace(it.label))
+	}
+	if strings.Join(labels, "|") != "crash, stays down" {
+		t.Fatalf("the menu offers %q, want only the crash that stays down", labels)
+	}
+	press(a, "enter")
+	if a.wi.grade == nil || !a.wi.grade.Passed {
+		t.Errorf("co crashing after begin and staying down: %+v (status %q)", a.wi.grade, a.wi.status)
+	}
+}

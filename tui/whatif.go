@@ -131,28 +131,21 @@ func (m *WhatIfMenu) budgetItems(s *scenarios.Scenario, added []string) (*WhatIf
 	if err != nil {
 		return nil, err
 	}
-	menu := explore.DefaultMenu(0)
 	for i, al := range ex.Allows {
 		if left[i] == 0 || !slices.Contains(al.On, m.proc) {
 			continue
-		}
-		var sizes []explore.Size
-		for _, d := range al.Durs {
-			sizes = append(sizes, explore.Size{Dur: d})
-		}
-		for _, g := range al.Mags {
-			sizes = append(sizes, explore.Size{Mag: g})
-		}
-		if len(sizes) == 0 {
-			sizes = menu.Sizes(al.Kind)
 		}
 		for _, k := range whatIfKinds {
 			if k.kind != al.Kind {
 				continue
 			}
-			for _, z := range sizes {
+			for _, z := range explore.AllowSizes(al) {
 				f := fault.Fault{Kind: k.kind, Proc: m.proc, At: m.at, Dur: z.Dur, Mag: z.Mag}
-				m.items = append(m.items, whatIfItem{label: k.label(explore.SizeText(k.kind, z)), fault: f})
+				label := k.label(explore.SizeText(k.kind, z))
+				if z.Dur == fault.Forever {
+					label = string(k.kind) + ", stays down"
+				}
+				m.items = append(m.items, whatIfItem{label: label, fault: f})
 			}
 		}
 	}

@@ -25,25 +25,11 @@ func Budget(ex *scenarios.Scenario) (*Config, Bound, error) {
 	}
 	b := Bound{Menu: Menu{}, NoDeadlines: true, Points: Points{Mode: PointsEvents}}
 	c := &Config{Template: tpl}
-	defaults := DefaultMenu(0)
 	for _, al := range e.Allows {
 		if !slices.Contains(c.Space.Menu, al.Kind) {
 			c.Space.Menu = append(c.Space.Menu, al.Kind)
 		}
-		var sizes []Size
-		for _, d := range al.Durs {
-			sizes = append(sizes, Size{Dur: d})
-		}
-		for _, m := range al.Mags {
-			sizes = append(sizes, Size{Mag: m})
-		}
-		if len(sizes) == 0 && (al.Kind == fault.Crash || al.Kind == fault.RestartEmpty) {
-			sizes = []Size{{Dur: fault.Forever}} // no back=: it stays down
-		}
-		if len(sizes) == 0 {
-			sizes = defaults[al.Kind]
-		}
-		for _, sz := range sizes {
+		for _, sz := range AllowSizes(al) {
 			if !slices.Contains(b.Menu[al.Kind], sz) {
 				b.Menu[al.Kind] = append(b.Menu[al.Kind], sz)
 			}
@@ -71,6 +57,23 @@ func Budget(ex *scenarios.Scenario) (*Config, Bound, error) {
 		return true
 	}
 	return c, b, nil
+}
+
+// AllowSizes is an allow line's sizes as a check's menu takes them: those it
+// lists; a crash or power loss that lists none stays down. Grade, check
+// --exercise and the TUI's i menu offer exactly these.
+func AllowSizes(al scenarios.Allow) []Size {
+	var sizes []Size
+	for _, d := range al.Durs {
+		sizes = append(sizes, Size{Dur: d})
+	}
+	for _, m := range al.Mags {
+		sizes = append(sizes, Size{Mag: m})
+	}
+	if len(sizes) == 0 && (al.Kind == fault.Crash || al.Kind == fault.RestartEmpty) {
+		sizes = []Size{{Dur: fault.Forever}} // no back=: it stays down
+	}
+	return sizes
 }
 
 // sized reports whether a fault's size is one its allow line lists.
