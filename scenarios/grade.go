@@ -3,32 +3,35 @@ package scenarios
 import (
 	"fmt"
 
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 )
 
 // Grade is an answer's grade: passed or not, in one sentence, with the
 // violation that proves it (or the one still there).
 type Grade struct {
-	Passed    bool   `json:"passed"`              // the goal was reached
-	Sentence  string `json:"sentence"`            // "Passed: ..." or "Not passed: ..."
-	Violation string `json:"violation,omitempty"` // "INVARIANT at TIME: detail"
-	Verdict   string `json:"verdict"`             // the run's verdict
+	Passed    bool     `json:"passed"`              // the goal was reached
+	Sentence  string   `json:"sentence"`            // "Passed: ..." or "Not passed: ..."
+	Violation string   `json:"violation,omitempty"` // "INVARIANT at TIME: detail"
+	Verdict   string   `json:"verdict"`             // the run's verdict
+	At        sim.Time `json:"-"`                   // when Violation was revealed (-1: none)
 }
 
 // Judge grades the run res of an exercise with an answer applied.
 func Judge(ex *Scenario, ans *Answer, res *Result) Grade {
 	g := ex.Exercise.Goal
 	rep := &res.Report
+	out := Grade{Verdict: string(rep.Verdict), At: -1}
 	first := func(name string) (string, bool) {
 		for _, r := range rep.Results {
 			if (name == "" || r.Name == name) && len(r.Violations) > 0 {
 				v := r.Violations[0]
+				out.At = v.At
 				return fmt.Sprintf("%s at %s: %s", r.Name, v.At, v.Detail), true
 			}
 		}
 		return "", false
 	}
-	out := Grade{Verdict: string(rep.Verdict)}
 	with := "with your answer"
 	if ans.Empty() {
 		with = "with nothing added"

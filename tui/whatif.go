@@ -401,16 +401,9 @@ func (a *App) whatIfRan(msg whatIfRunMsg) {
 	if ex := a.wi.orig.Scenario; ex.IsExercise() {
 		g := scenarios.Judge(ex, &scenarios.Answer{Faults: a.wi.lines()}, msg.fork)
 		a.wi.grade = &g
-		if g.Passed { // the violation that proves it, on screen
-			at := sim.Time(-1)
-			for _, r := range msg.fork.Report.Results {
-				if len(r.Violations) > 0 && (r.Name == ex.Exercise.Goal.Invariant || ex.Exercise.Goal.Invariant == "") {
-					at = r.Violations[0].At
-					break
-				}
-			}
+		if g.Passed && g.At >= 0 { // the violation that proves it, on screen
 			for _, v := range a.cmp.lines("viol") {
-				if a.cmp.c.Time(v) >= at {
+				if a.cmp.c.Time(v) >= g.At {
 					a.cmp.setCursor(v)
 					a.cmp.relayout()
 					break
