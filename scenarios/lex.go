@@ -135,11 +135,20 @@ func checkText(file string, num int, raw string) error {
 const maxQuoted = 80
 
 // short is s cut to maxQuoted characters, the cut marked with "…".
+// It reads at most maxQuoted runes, so a megabyte-long word costs no more than
+// a short one (issue 32: an error on a long list was quadratic).
 func short(s string) string {
-	if utf8.RuneCountInString(s) <= maxQuoted {
-		return s
+	n := 0
+	for i := range s {
+		if n == maxQuoted-1 {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == len(s[i:]) {
+				return s // the last rune: the whole word fits
+			}
+			return s[:i] + "…"
+		}
+		n++
 	}
-	return string([]rune(s)[:maxQuoted-1]) + "…"
+	return s
 }
 
 // quote is a word as error messages show it: short, and quoted.

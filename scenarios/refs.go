@@ -131,18 +131,27 @@ func (a *Args) refs(key, kindName string, many bool) []sim.ProcID {
 	if many {
 		names = strings.Split(text, ",")
 	}
-	var ids []sim.ProcID
-	for _, n := range names {
+	// The first bad name is the error the user sees: stop there, so that a list
+	// of 80,000 commas costs one message, not 80,000 (issue 32). The result
+	// keeps one entry per name, NoProc from the bad one on.
+	ids := make([]sim.ProcID, 0, len(names))
+	seen := make(map[sim.ProcID]bool, len(names))
+	for i, n := range names {
 		id, err := a.p.refName(a.line, t, n, key, kindName)
-		if err == nil && slices.Contains(ids, id) {
-			err = a.p.err(a.line, t.col, key+"="+short(t.text)+" names "+n+" twice", "name each process once")
+		if err == nil && seen[id] {
+			err = a.p.err(a.line, t.col, key+"="+short(t.text)+" names "+short(n)+" twice", "name each process once")
 		}
-		if err != nil && a.early == nil {
-			a.early = err
+		if err != nil {
+			if a.early == nil {
+				a.early = err
+			}
+			for range names[i:] {
+				ids = append(ids, sim.NoProc)
+			}
+			return ids
 		}
-		if err == nil {
-			a.named = append(a.named, id)
-		}
+		seen[id] = true
+		a.named = append(a.named, id)
 		ids = append(ids, id)
 	}
 	return ids

@@ -41,6 +41,7 @@ func metrics(f *facts) []Metric {
 		trying, believing map[sim.ProcID]bool
 		since             map[sim.ProcID]sim.Time // open waiting stretches
 		windows           map[sim.ProcID][]span
+		free              bool // nobody believed they held the lock at the last update
 	}
 	// outcomes: per client, when it learned how an attempt went (trace order), so
 	// a grant counts as blocking others only once its reply could have arrived.
@@ -55,29 +56,42 @@ func metrics(f *facts) []Metric {
 		s := locks[l]
 		if s == nil {
 			s = &lockState{trying: map[sim.ProcID]bool{}, believing: map[sim.ProcID]bool{},
-				since: map[sim.ProcID]sim.Time{}, windows: map[sim.ProcID][]span{}}
+				since: map[sim.ProcID]sim.Time{}, windows: map[sim.ProcID][]span{}, free: true}
 			locks[l] = s
 		}
 		return s
 	}
-	stopTrying := func(s *lockState, c sim.ProcID, at sim.Time) { delete(s.trying, c) }
-	update := func(s *lockState, at sim.Time) {
-		// Each client's stretch closes on its own: the order they are visited in
-		// changes nothing, so no sorted copy of the keys is needed.
-		for c, since := range s.since {
-			if !s.trying[c] || len(s.believing) > 0 {
-				s.windows[c] = append(s.windows[c], span{since, at})
-				delete(s.since, c)
+	closeWindow := func(s *lockState, c sim.ProcID, at sim.Time) {
+		if since, ok := s.since[c]; ok {
+			s.windows[c] = append(s.windows[c], span{since, at})
+			delete(s.since, c)
+		}
+	}
+	// update keeps since[c] open exactly while c is trying and nobody believes
+	// they hold the lock, after a change to client c (or NoProc) at at. It
+	// touches only c unless the lock just became held or free, so thousands of
+	// clients asking at one instant cost linear time (issue 32). Each client's
+	// stretch closes on its own: the order they are visited in changes nothing.
+	update := func(s *lockState, at sim.Time, c sim.ProcID) {
+		if c != sim.NoProc && !s.trying[c] {
+			closeWindow(s, c, at)
+		}
+		free := len(s.believing) == 0
+		switch {
+		case !free:
+			for c := range s.since {
+				closeWindow(s, c, at)
 			}
-		}
-		if len(s.believing) > 0 {
-			return
-		}
-		for c := range s.trying {
+		case !s.free:
+			for c := range s.trying {
+				s.since[c] = at
+			}
+		case c != sim.NoProc && s.trying[c]:
 			if _, ok := s.since[c]; !ok {
 				s.since[c] = at
 			}
 		}
+		s.free = free
 	}
 	f.walk(func(o *sim.Observation) {
 		switch o.Kind {
@@ -98,14 +112,14 @@ func metrics(f *facts) []Metric {
 			}
 			s := get(o.Lock)
 			s.trying[o.Client] = true
-			update(s, o.At)
+			update(s, o.At, o.Client)
 		case sim.ObsAttemptFailed:
 			failed++
 		case sim.ObsGiveUp:
 			delete(started, o.Client)
 			s := get(o.Lock)
-			stopTrying(s, o.Client, o.At)
-			update(s, o.At)
+			delete(s.trying, o.Client)
+			update(s, o.At, o.Client)
 		case sim.ObsBeliefStart:
 			acquisitions++
 			last = max(last, o.At)
@@ -114,14 +128,14 @@ func metrics(f *facts) []Metric {
 				delete(started, o.Client)
 			}
 			s := get(o.Lock)
-			stopTrying(s, o.Client, o.At)
+			delete(s.trying, o.Client)
 			s.believing[o.Client] = true
-			update(s, o.At)
+			update(s, o.At, o.Client)
 		case sim.ObsBeliefEnd:
 			last = max(last, o.At)
 			s := get(o.Lock)
 			delete(s.believing, o.Client)
-			update(s, o.At)
+			update(s, o.At, o.Client)
 		}
 	}, func(p procEvent) {
 		if !p.down() {
@@ -131,9 +145,9 @@ func metrics(f *facts) []Metric {
 		delete(started, p.proc)
 		for _, l := range sortedKeys(locks) {
 			s := locks[l]
-			stopTrying(s, p.proc, p.at)
+			delete(s.trying, p.proc)
 			delete(s.believing, p.proc)
-			update(s, p.at)
+			update(s, p.at, p.proc)
 		}
 	})
 	var unavailable []span
