@@ -99,7 +99,7 @@ func (f *facts) regranted(g *grantRec, from, to sim.Time) bool {
 func progress(f *facts) Result {
 	type lockState struct {
 		trying, believing map[sim.ProcID]bool
-		start             sim.Time // the open stretch's start, or Never
+		start             sim.Time            // the open stretch's start, or Never
 		waiting           map[sim.ProcID]bool // who waited during it
 		reported          bool
 	}
