@@ -3,11 +3,13 @@ package scenarios
 import (
 	"embed"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/pkg/errors"
 
@@ -74,7 +76,7 @@ const MaxSourceBytes = 4_000_000
 func ReadSource(path string) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", errors.Wrapf(err, "reading scenario %s", path)
+		return "", fileError(path, err)
 	}
 	limit := sim.FormatBytes(MaxSourceBytes)
 	switch {
@@ -83,19 +85,49 @@ func ReadSource(path string) (string, error) {
 	case st.Mode().IsRegular() && st.Size() > MaxSourceBytes:
 		return "", errors.Errorf("%s is %s: a scenario file may have at most %s\n  hint: is it really a scenario? A scenario is a short text file", path, sim.FormatBytes(st.Size()), limit)
 	}
-	f, err := os.Open(path)
+	pipe := st.Mode()&os.ModeNamedPipe != 0
+	var f *os.File
+	if pipe {
+		f, err = openPipe(path)
+	} else {
+		f, err = os.Open(path)
+	}
 	if err != nil {
-		return "", errors.Wrapf(err, "reading scenario %s", path)
+		return "", fileError(path, err)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
 	if err != nil {
-		return "", errors.Wrapf(err, "reading scenario %s", path)
+		return "", fileError(path, err)
 	}
 	if len(b) > MaxSourceBytes {
 		return "", errors.Errorf("%s does not end within %s: it is not a regular file, and a scenario may have at most %s\n  hint: give the path of a %s file", path, limit, limit, Ext)
 	}
 	return string(b), nil
+}
+
+// errNoWriter is a named pipe nothing wrote to within pipeWait.
+var errNoWriter = errors.New("nothing wrote to it")
+
+// fileError says why a scenario file could not be read, with a hint for each
+// reason a person can act on.
+func fileError(path string, err error) error {
+	p := Shown(path)
+	switch {
+	case errors.Is(err, errNoWriter):
+		return errors.Errorf("%s is a named pipe (FIFO), and nothing wrote to it within %s\n  hint: write the scenario into it as you run locksim (cat s.scn > %s &), or give the path of a %s file", p, pipeWait, ShellWord(path), Ext)
+	case os.IsTimeout(err):
+		return errors.Errorf("%s is a pipe that sent no scenario within %s\n  hint: give the path of a %s file", p, pipeWait, Ext)
+	case errors.Is(err, fs.ErrPermission):
+		return errors.Errorf("%s: permission denied: locksim may not read it\n  hint: check its permissions and those of its folders (ls -l %s); chmod u+r %s lets you read it", p, ShellWord(path), ShellWord(path))
+	case errors.Is(err, syscall.ELOOP):
+		return errors.Errorf("%s is a symbolic link that leads back to itself (a loop)\n  hint: see where it points with ls -l %s, and point it at a %s file", p, ShellWord(path), Ext)
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return errors.Errorf("the path %s is too long for this system\n  hint: give a shorter path to a %s file", short(p), Ext)
+	case errors.Is(err, syscall.ENOTDIR):
+		return errors.Errorf("%s: a folder in this path is a file\n  hint: check the path", p)
+	}
+	return errors.Wrapf(err, "reading scenario %s", p)
 }
 
 func dirError(path string) error {
@@ -107,6 +139,7 @@ func dirError(path string) error {
 // error with a hint.
 func Load(arg string) (*Scenario, error) {
 	st, err := os.Stat(arg)
+	statErr := err
 	if err == nil && !st.IsDir() {
 		src, err := ReadSource(arg)
 		if err != nil {
@@ -130,6 +163,9 @@ func Load(arg string) (*Scenario, error) {
 	}
 	if src, ok := ExerciseSource(arg); ok { // an exercise runs as any scenario does
 		return Parse("exercises/"+arg+Ext, src)
+	}
+	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) { // a file is there, or may be, but cannot be read
+		return nil, fileError(arg, statErr)
 	}
 	hint := "run `locksim list` for the catalogue, or give the path of a " + Ext + " file"
 	if s := closest(arg, ids); s != "" {

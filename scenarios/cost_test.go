@@ -3,8 +3,13 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,5 +109,51 @@ func TestManyClientsAskingAtOneInstant(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatalf("checking %d clients asking at once did not finish in 60 s", n)
+	}
+}
+
+// Why a file cannot be read, in words a person can act on.
+func TestAnUnreadableFileSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	loop := filepath.Join(dir, "loop.scn")
+	if err := os.Symlink("loop.scn", loop); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	if _, err := Load(loop); err == nil || !strings.Contains(err.Error(), "is a symbolic link that leads back to itself") {
+		t.Errorf("a symlink loop: %v", err)
+	}
+	file := filepath.Join(dir, "file.scn")
+	os.WriteFile(file, nil, 0o644)
+	if _, err := Load(filepath.Join(file, "x.scn")); err == nil || !strings.Contains(err.Error(), "a folder in this path is a file") {
+		t.Errorf("a path through a file: %v", err)
+	}
+	// Permission denied, whoever runs the test (root reads any file).
+	err := fileError("secret.scn", &fs.PathError{Op: "open", Path: "secret.scn", Err: syscall.EACCES})
+	if !strings.Contains(err.Error(), "secret.scn: permission denied") || !strings.Contains(err.Error(), "hint: check its permissions") {
+		t.Errorf("permission denied: %v", err)
+	}
+}
+
+// A memory budget above the machine's memory is warned about, at its column.
+func TestAMemoryBudgetAboveTheMachinesIsWarnedAbout(t *testing.T) {
+	m := machineMemory()
+	if m == 0 || m >= 1_000_000_000_000 {
+		t.Skipf("this machine's memory is unknown or above 1TB: %d", m)
+	}
+	s, err := Parse("t.scn", base+"limit memory=1TB\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range s.Warnings {
+		got = append(got, w.String())
+	}
+	if !slices.ContainsFunc(got, func(w string) bool {
+		return strings.HasPrefix(w, "t.scn:5:7: warning: limit memory=1TB is more than this machine's memory")
+	}) {
+		t.Errorf("warnings: %q", got)
+	}
+	if s, _ := Parse("t.scn", base+"limit memory=1GB\n"); m > 1_000_000_000 && slices.ContainsFunc(s.Warnings, func(w Warning) bool { return strings.Contains(w.Msg, "memory") }) {
+		t.Errorf("1GB on a machine with %d bytes: %v", m, s.Warnings)
 	}
 }

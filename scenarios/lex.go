@@ -217,7 +217,7 @@ type Error struct {
 
 // Error is "FILE:LINE:COL: MSG", then the hint on a line of its own.
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	s := fmt.Sprintf("%s:%d:%d: %s", Shown(e.File), e.Line, e.Col, e.Msg)
 	if e.Hint != "" {
 		s += "\n  hint: " + e.Hint
 	}

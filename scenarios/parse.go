@@ -114,7 +114,7 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := strings.TrimSuffix(path.Base(strings.ReplaceAll(file, "\\", "/")), path.Ext(file))
+	id := safeID(strings.TrimSuffix(path.Base(strings.ReplaceAll(file, "\\", "/")), path.Ext(file)))
 	s := &Scenario{reg: r, ID: id, File: file, Source: src, Seed: 1, Limits: sim.DefaultLimits(), Bound: check.DefaultBound,
 		net: sim.Link{Delay: time.Millisecond}}
 	if len(lx.header) > 0 {

@@ -20,9 +20,9 @@ func (r *Result) ReproduceCommand() string {
 	if prog == "" {
 		prog = "locksim"
 	}
-	cmd := fmt.Sprintf("%s run %s", prog, r.Scenario.arg())
+	cmd := fmt.Sprintf("%s run %s", prog, ShellWord(r.Scenario.arg()))
 	for _, l := range r.Scenario.WhatIf {
-		cmd += " --with " + strconv.Quote(l)
+		cmd += " --with " + ShellWord(l)
 	}
 	return fmt.Sprintf("%s --seed %d", cmd, r.Seed)
 }

@@ -20,7 +20,7 @@ type Warning struct {
 
 // String is "FILE:LINE:COL: warning: MSG", then the hint on a line of its own.
 func (w Warning) String() string {
-	s := fmt.Sprintf("%s:%d:%d: warning: %s", w.File, w.Line, w.Col, w.Msg)
+	s := fmt.Sprintf("%s:%d:%d: warning: %s", Shown(w.File), w.Line, w.Col, w.Msg)
 	if w.Hint != "" {
 		s += "\n  hint: " + w.Hint
 	}
@@ -66,6 +66,15 @@ func (p *parser) warnings(lines []line) []Warning {
 					named[w] = true
 				}
 			}
+		}
+	}
+	// A memory budget above what the machine has is legal (the run may never
+	// need it), but the run would be killed before the budget stopped it.
+	for _, t := range p.limitLine.toks {
+		if m := machineMemory(); strings.HasPrefix(t.text, "memory=") && m > 0 && s.Limits.MaxMemory > m {
+			out = append(out, Warning{File: p.file, Line: p.limitLine.num, Col: t.col,
+				Msg:  "limit " + t.text + " is more than this machine's memory (" + sim.FormatBytes(m) + "): a run that needs it is killed by the system before its limit stops it",
+				Hint: "lower it to at most " + sim.FormatBytes(m)})
 		}
 	}
 	for _, ln := range lines {

@@ -33,17 +33,17 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 		b.WriteString(strings.TrimRight("# "+fmt.Sprintf(format, a...), " ") + "\n")
 	}
 	if f.Checked != nil {
-		line("%s breaks %s: found by an exhaustive check, %d fault(s).", c.Template.Name, strings.Join(o.Broken, " and "), len(o.Schedule))
+		line("%s breaks %s: found by an exhaustive check, %d fault(s).", scenarios.Shown(c.Template.Name), strings.Join(o.Broken, " and "), len(o.Schedule))
 		line("")
 		for _, l := range f.Checked {
 			line("%s", l)
 		}
 	} else {
-		line("%s breaks %s: found by exploration, shrunk to %d fault(s).", c.Template.Name, strings.Join(o.Broken, " and "), len(o.Schedule))
+		line("%s breaks %s: found by exploration, shrunk to %d fault(s).", scenarios.Shown(c.Template.Name), strings.Join(o.Broken, " and "), len(o.Schedule))
 		line("")
 		line("Found by `%s` after %d run(s) (seed %d), shrunk from %d faults in %d more runs.", f.Command, f.Runs, o.Seed, f.Original, f.ShrinkRuns)
 	}
-	line("The workload is the %s template's; the faults are these:", c.Template.Name)
+	line("The workload is the %s template's; the faults are these:", scenarios.Shown(c.Template.Name))
 	cast := c.Template.Cast()
 	cast.Empty = c.restartsEmpty(o)
 	for _, ft := range o.Schedule.InTimeOrder() {

@@ -228,7 +228,7 @@ func writeHTML(w io.Writer, opt Options, all, quiet *drawing) error {
 			head = ln.name + " · "
 		}
 		s := ln.res.Scenario
-		p(fmt.Sprintf(`<section class="sourcepanel spoils"><h2>%sScenario <span class="file">%s</span></h2><pre id="source-%d" class="source">`, head, e(s.File), k),
+		p(fmt.Sprintf(`<section class="sourcepanel spoils"><h2>%sScenario <span class="file">%s</span></h2><pre id="source-%d" class="source">`, head, e(scenarios.Shown(s.File)), k),
 			sourceHTML(k, s.Source), "</pre></section>\n")
 	}
 	p("</aside>\n</main>\n")

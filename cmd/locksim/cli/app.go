@@ -126,6 +126,10 @@ func (a application) load(arg string) (*scenarios.Scenario, error) {
 		}
 		ids = append(ids, s.ID)
 	}
+	if _, err := os.Stat(arg); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		_, err = scenarios.ReadSource(arg) // says why the file cannot be read
+		return nil, err
+	}
 	hint := "run `" + a.name + " list` for the catalogue (" + strings.Join(ids, ", ") + "), or give the path of a " + scenarios.Ext + " file"
 	if s := scenarios.Closest(arg, ids); s != "" {
 		hint = "did you mean " + s + "? " + hint

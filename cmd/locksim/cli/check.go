@@ -141,7 +141,7 @@ proved).`)
 	fs.DurationVar(&o.resolution, "resolution", time.Millisecond, "with --envelope: how fine the size is found")
 	fs.BoolVar(&o.exercise, "exercise", false, "the target is an exercise (docs/exercises.md): check exactly its budget (its kinds, counts, processes and sizes) against its goal; --faults, --max-faults, --menu and --invariants come from it")
 	fs.IntVar(&o.shrinkRuns, "shrink-runs", 1000, "at most this many runs to shrink the counterexample's sizes")
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -164,6 +164,7 @@ proved).`)
 	case o.resolution <= 0:
 		return usagef("--resolution %s: expected more than 0", o.resolution)
 	}
+	o.workers = clampWorkers("check", o.workers, stderr)
 	shard, of, err := parseShard(o.shard)
 	if err != nil {
 		return err
@@ -438,10 +439,10 @@ func writeShortest(cfg *explore.Config, e *explore.Exhaustive, found explore.Out
 	}
 	cx.ShrinkRuns = runs
 	cx.Shrunk = cfg.Says(small)
-	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
+	name := fileStem(target)
 	cx.File = filepath.Join(o.out, fmt.Sprintf("check-%s-%dfault%s%s", name, k, plural(k), scenarios.Ext))
-	cx.Replay = fmt.Sprintf("%s run %s", app.name, cx.File)
-	cx.TUI = fmt.Sprintf("%s tui %s", app.name, cx.File)
+	cx.Replay = fmt.Sprintf("%s run %s", app.name, scenarios.ShellWord(cx.File))
+	cx.TUI = fmt.Sprintf("%s tui %s", app.name, scenarios.ShellWord(cx.File))
 	level := fmt.Sprintf("%d", res.Levels[k].Counterexamples)
 	if !res.Exhausted {
 		level = "at least " + level
@@ -483,7 +484,7 @@ func words(s fault.Schedule) []string {
 // checkCommand is the command that runs this check again: every flag that
 // shapes what is checked, and none that does not (workers, out, format).
 func checkCommand(target string, o *checkOptions) string {
-	cmd := fmt.Sprintf("%s check %s --max-faults %d", app.name, target, o.maxFaults)
+	cmd := fmt.Sprintf("%s check %s --max-faults %d", app.name, scenarios.ShellWord(target), o.maxFaults)
 	if o.faults != "" {
 		cmd += " --faults " + o.faults
 	}
@@ -593,7 +594,7 @@ func writeCheckSummary(w io.Writer, s *checkSummary, format string) error {
 		return enc.Encode(s)
 	}
 	{
-		fmt.Fprintf(w, "check %s: %d schedule(s) in %.1fs (%.0f schedules/s)\n", s.Target, s.Schedules, float64(s.ElapsedMs)/1000, s.SchedulesPerS)
+		fmt.Fprintf(w, "check %s: %d schedule(s) in %.1fs (%.0f schedules/s)\n", scenarios.Shown(s.Target), s.Schedules, float64(s.ElapsedMs)/1000, s.SchedulesPerS)
 		menu := []string{}
 		for _, k := range s.Bound.Faults {
 			menu = append(menu, k+"="+strings.Join(s.Bound.Menu[k], ","))
@@ -629,16 +630,16 @@ func writeCheckSummary(w io.Writer, s *checkSummary, format string) error {
 			for _, f := range x.Shrunk {
 				fmt.Fprintf(w, "  - %s\n", f)
 			}
-			fmt.Fprintf(w, "wrote %s\nreplay: %s\n        %s\n", x.File, x.Replay, x.TUI)
+			fmt.Fprintf(w, "wrote %s\nreplay: %s\n        %s\n", scenarios.Shown(x.File), x.Replay, x.TUI)
 		}
 		if s.Certificate != "" {
 			fmt.Fprintf(w, "certificate: %s\n", s.Certificate)
 		}
 		if c := s.Compared; c != nil {
 			if c.Proves {
-				fmt.Fprintf(w, "compared with %s: proves at least as much\n", c.File)
+				fmt.Fprintf(w, "compared with %s: proves at least as much\n", scenarios.Shown(c.File))
 			} else {
-				fmt.Fprintf(w, "compared with %s: PROVES LESS: %s\n", c.File, strings.Join(c.Why, "; "))
+				fmt.Fprintf(w, "compared with %s: PROVES LESS: %s\n", scenarios.Shown(c.File), strings.Join(c.Why, "; "))
 			}
 		}
 	}

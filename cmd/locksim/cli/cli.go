@@ -28,6 +28,7 @@
 package cli
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -243,14 +244,23 @@ func argsHint(name string) string {
 
 // parseFlags parses flags that may come before or after the positional arguments
 // (`locksim run ID --seed 3`), which the flag package alone does not allow.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
-	fs.SetOutput(stderr)
+//
+// The help --help asks for goes to stdout, where a failed write ends with exit
+// 3 (`locksim run --help >/dev/full`); the usage after a bad flag goes to stderr.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) ([]string, error) {
+	var said bytes.Buffer
+	fs.SetOutput(&said)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
-				return nil, helpShown{err}
+				_, err = stdout.Write(said.Bytes())
+				if err != nil {
+					return nil, outputError{err}
+				}
+				return nil, helpShown{flag.ErrHelp}
 			}
+			stderr.Write(said.Bytes())
 			return nil, usageError{errors.Wrap(err, fs.Name())}
 		}
 		args = fs.Args()

@@ -82,7 +82,7 @@ found, 2 on bad input.`)
 	fs.StringVar(&o.format, "format", "text", "summary format: text or json")
 	fs.IntVar(&o.shrinkRuns, "shrink-runs", 1000, "at most this many runs to shrink a failure")
 	fs.BoolVar(&o.determinism, "check-determinism", false, "run every seed twice and compare the trace hashes")
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -123,6 +123,7 @@ found, 2 on bad input.`)
 	case o.shrinkRuns < 0:
 		return usagef("--shrink-runs %d: expected 0 (no shrinking) or more", o.shrinkRuns)
 	}
+	o.workers = clampWorkers("explore", o.workers, stderr)
 	// --out must be writable before hours are spent exploring.
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return usageError{errors.Wrapf(err, "--out %s", o.out)}
@@ -148,6 +149,7 @@ found, 2 on bad input.`)
 	}
 	var failed error
 	var found *explore.Outcome
+	var wrote error                                 // what writing the found file went wrong with
 	perWorker := make([]*explore.Config, o.workers) // each reuses its runs' memory
 	for w := range perWorker {
 		perWorker[w] = cfg.Worker()
@@ -194,9 +196,7 @@ found, 2 on bad input.`)
 	}
 	if found != nil { // shrunk once the workers have stopped
 		v, err := shrinkAndWrite(cfg, *found, &o, pos[0], sum.Runs, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s explore: %v\n", app.name, err) // the find is still reported below
-		}
+		wrote = err // the find is still reported below, then this error ends the command
 		sum.Violations = append(sum.Violations, v)
 	}
 	prog.done()
@@ -206,6 +206,9 @@ found, 2 on bad input.`)
 	}
 	if err := writeSummary(stdout, &sum, o.format); err != nil {
 		return err
+	}
+	if wrote != nil { // a found file that could not be written, or a bug: exit 3, not 1
+		return wrote
 	}
 	if len(sum.Violations) > 0 || len(sum.Mismatches) > 0 {
 		return failError{errorf("explore found %d violation(s) and %d determinism mismatch(es)", len(sum.Violations), len(sum.Mismatches))}
@@ -302,10 +305,9 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return v, errors.Wrapf(err, "creating --out %s", o.out)
 	}
-	name := strings.TrimSuffix(filepath.Base(target), scenarios.Ext)
-	v.File = filepath.Join(o.out, fmt.Sprintf("found-%s-seed%d%s", name, out.Seed, scenarios.Ext))
+	v.File = filepath.Join(o.out, fmt.Sprintf("found-%s-seed%d%s", fileStem(target), out.Seed, scenarios.Ext))
 	// Every flag that shapes the draw or the verdict, so the command finds it again.
-	cmd := fmt.Sprintf("%s explore %s --seed %d --runs 1", app.name, target, out.Seed)
+	cmd := fmt.Sprintf("%s explore %s --seed %d --runs 1", app.name, scenarios.ShellWord(target), out.Seed)
 	if o.faults != "" {
 		cmd += " --faults " + o.faults
 	}
@@ -322,14 +324,14 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 		cmd += " --liveness"
 	}
 	src := cfg.Scenario(small, explore.Found{Command: cmd, Runs: runs, Original: len(out.Schedule), ShrinkRuns: shrinkRuns, Program: app.name}, v.File)
-	if err := os.WriteFile(v.File, []byte(src), 0o644); err != nil {
-		return v, errors.Wrapf(err, "writing %s", v.File)
+	if err := writeFileAtomic(v.File, []byte(src)); err != nil {
+		return v, outputError{errors.Wrapf(err, "writing %s", scenarios.Shown(v.File))}
 	}
 	if v.Replays, err = replays(cfg, small, v.File, src); err != nil {
-		return v, err
+		return v, internalError{value: err.Error()}
 	}
 	if !v.Replays {
-		fmt.Fprintf(stderr, "%s explore: %s does not reproduce its violation on replay (a bug)\n", app.name, v.File)
+		return v, internalError{value: fmt.Sprintf("explore: %s does not reproduce its violation on replay", scenarios.Shown(v.File))}
 	}
 	return v, nil
 }
@@ -345,7 +347,7 @@ func writeSummary(w io.Writer, s *exploreSummary, format string) error {
 		seeds = "no seed run"
 	}
 	fmt.Fprintf(w, "explore %s: %d runs in %.1fs (%.0f runs/s), %s (shard %s), faults %s\n",
-		s.Target, s.Runs, s.ElapsedS, s.RunsPerS, seeds, s.Shard, strings.Join(s.Faults, ","))
+		scenarios.Shown(s.Target), s.Runs, s.ElapsedS, s.RunsPerS, seeds, s.Shard, strings.Join(s.Faults, ","))
 	if s.Determinism {
 		fmt.Fprintf(w, "determinism: %d seed(s) gave different traces on a second run\n", len(s.Mismatches))
 	}
@@ -356,7 +358,7 @@ func writeSummary(w io.Writer, s *exploreSummary, format string) error {
 	for _, v := range s.Violations {
 		fmt.Fprintf(w, "VIOLATION at seed %d: %s\n  %s\n", v.Seed, strings.Join(v.Broken, ", "), v.Detail)
 		fmt.Fprintf(w, "shrunk from %d to %d fault(s) in %d runs (%.2fs)\n", v.FaultsBefore, v.Faults, v.ShrinkRuns, v.ShrinkS)
-		fmt.Fprintf(w, "wrote %s\nreplay: %s run %s\n        %s tui %s\n", v.File, app.name, v.File, app.name, v.File)
+		fmt.Fprintf(w, "wrote %s\nreplay: %s run %s\n        %s tui %s\n", scenarios.Shown(v.File), app.name, scenarios.ShellWord(v.File), app.name, scenarios.ShellWord(v.File))
 	}
 	return nil
 }
@@ -410,7 +412,7 @@ func (p *progress) done() {
 func replays(cfg *explore.Config, o explore.Outcome, file, src string) (bool, error) {
 	s, err := app.reg.Parse(file, src)
 	if err != nil {
-		return false, errors.Wrapf(err, "the written scenario %s does not parse (a bug)", file)
+		return false, errors.Wrapf(err, "the written scenario %s does not parse", scenarios.Shown(file))
 	}
 	hashed := *cfg
 	hashed.Hash = true
@@ -429,4 +431,17 @@ func kindNames() []string {
 		out = append(out, string(k))
 	}
 	return out
+}
+
+// fileStem is the part of a found file's name that comes from the target: its
+// base name without the extension, with every character a shell or a terminal
+// treats specially written as '_', so the name is safe to print and to type.
+func fileStem(target string) string {
+	stem := []rune(strings.TrimSuffix(filepath.Base(target), scenarios.Ext))
+	for i, r := range stem {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.+", r)) {
+			stem[i] = '_'
+		}
+	}
+	return string(stem)
 }

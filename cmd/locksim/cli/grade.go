@@ -37,7 +37,7 @@ ones: scenarios/exercises/) or a file; ANSWER is a file of fault lines (at, when
 set lines (goal safe, goal holds), or claim none (no answer exists within the
 budget: every schedule within it is checked). Exit 0 passed, 1 not passed.`)
 	format := fs.String("format", "text", "output format: text or json")
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}

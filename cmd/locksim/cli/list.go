@@ -13,7 +13,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("list", "list [--format text|json]",
 		"Lists the catalogue: every scenario's id, protocol, expected verdict and one-line summary.")
 	format := fs.String("format", "text", "output format: text or json")
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}

@@ -200,9 +200,9 @@ func TestFailedExpectationExitsOneWithReproduceCommand(t *testing.T) {
 
 func TestHelpOnEverySubcommand(t *testing.T) {
 	for _, c := range []string{"list", "run", "verify"} {
-		code, _, errs := locksim(t, c, "--help")
-		if code != 0 || !strings.Contains(errs, "Usage: locksim "+c) {
-			t.Errorf("%s --help: exit %d\n%s", c, code, errs)
+		code, out, errs := locksim(t, c, "--help")
+		if code != 0 || !strings.Contains(out, "Usage: locksim "+c) || errs != "" {
+			t.Errorf("%s --help: exit %d, want the help on stdout\n%s\n%s", c, code, out, errs)
 		}
 	}
 	if code, out, _ := locksim(t); code != 0 || !strings.Contains(out, "redis-happy") || !strings.Contains(out, "Usage:") {

@@ -16,7 +16,7 @@ func cmdPlayground(args []string, stdout, stderr io.Writer) error {
 			"browser, offline, with nothing installed (open it from disk, or put it on any web server as it is).\n"+
 			"Its engine is this locksim's, compiled to WebAssembly. See docs/playground.md.")
 	out := fs.String("out", "locksim-playground.html", "the file to write (- for standard output)")
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,7 @@ walk as one 16:9 SVG slide per stop; --walk opens the HTML in its walk.`)
 	strict := strictFlag(fs)
 	var with multiFlag
 	fs.Var(&with, "with", "a line to add, as a what-if (repeatable): \"at 2.2s pause c1 for=15s\"; the scenario's expect lines are dropped, the verdict is reported, and the exit is 0 unless the input is bad (--vs pair: beside the original)")
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ same timeline as plain text.`)
 	var with multiFlag
 	fs.Var(&with, "with", "a line to add, as a what-if (repeatable), as locksim run --with does")
 	strict := strictFlag(fs)
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}

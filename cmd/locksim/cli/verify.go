@@ -20,7 +20,7 @@ scenario matches, 1 when any does not.`)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "seed to run every scenario with (default: each scenario's own)")
 	strict := strictFlag(fs)
-	pos, err := parseFlags(fs, args, stderr)
+	pos, err := parseFlags(fs, args, stdout, stderr)
 	if err != nil {
 		return err
 	}

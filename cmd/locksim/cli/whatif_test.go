@@ -14,7 +14,7 @@ func TestRunWithAddsAWhatIf(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "Verdict: ") || strings.Contains(out, "Expectations:") {
 		t.Fatalf("exit %d (want 0, the verdict, no expectations): %s\n%s", code, errs, out)
 	}
-	if !strings.Contains(out, `Reproduce: locksim run redlock-happy --with "at 1s pause c1 for=15s" --seed 1`) {
+	if !strings.Contains(out, `Reproduce: locksim run redlock-happy --with 'at 1s pause c1 for=15s' --seed 1`) {
 		t.Errorf("the reproduce line does not name the added line:\n%s", out)
 	}
 	code, _, errs = locksim(t, "run", "redlock-happy", "--with", "at 1s pause c9 for=15s")

@@ -1,9 +1,28 @@
 package cli
 
 import (
+	"fmt"
+	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
+
+// maxWorkers is the most workers explore and check run: four per core, and at
+// least 64. More only share the same cores, while each holds its own memory for
+// its runs: --workers 1000000 ran the machine out of memory (issue 32).
+func maxWorkers() int { return max(64, 4*runtime.NumCPU()) }
+
+// clampWorkers is n, or maxWorkers when n is more, said on stderr: the result
+// is the same on any number of workers, so running fewer changes nothing but
+// the time.
+func clampWorkers(cmd string, n int, stderr io.Writer) int {
+	if m := maxWorkers(); n > m {
+		fmt.Fprintf(stderr, "%s %s: --workers %d is more than this machine can use (%d cores); running %d\n", app.name, cmd, n, runtime.NumCPU(), m)
+		return m
+	}
+	return n
+}
 
 // inOrder runs job(w, 0), job(w, 1), job(w, 2), ... on workers goroutines (w,
 // from 0, names the goroutine: what a job keeps between runs is per worker) and
