@@ -73,8 +73,16 @@ func subcommands() []subcommand {
 }
 
 // Main runs the command line with the process's arguments and exits with its
-// exit code.
-func Main(opts ...Option) { os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr, opts...)) }
+// exit code. It runs it in a child process of the same binary (supervise.go),
+// so that a Go runtime fatal error exits 3, a bug, and never 2, bad input.
+func Main(opts ...Option) {
+	if code, ok := supervise(); ok {
+		os.Exit(code)
+	}
+	code := Run(os.Args[1:], os.Stdout, os.Stderr, opts...)
+	reportExit(code)
+	os.Exit(code)
+}
 
 // Run is Main without the process: it runs the command line on args (without
 // the program's name) and returns the exit code.
