@@ -432,6 +432,163 @@ c1> insert N c1#1
 c2> lease N c2#1 2s
 c1> commit
 c3> read N`},
+		// A deadlock through a queue: c3's UPDATE, waiting first for L, holds
+		// L's tuple lock, and c2 waits behind it; c1, holding L, waits for
+		// c2's M. c3 has waited longest: its check finds c3 -> c1 -> c2 -> c3
+		// and it is the victim, though it holds no row. c2 then waits for c1
+		// directly, a new wait, and c1's own check finds the cycle that is
+		// left: c1 is the second victim, and c2 gets L.
+		{name: "deadlock-through-the-queue", config: "db rows=L,M", script: `
+c1> lock L
+c2> lock M
+c3> update L 1 5
+c2> lock L
+c1> lock M
+sleep 500ms
+sleep 500ms
+c1> rollback
+c2> commit
+c3> read L`},
+		// lock_timeout interrupts a waiting write too; outside a transaction
+		// block the error aborts only its statement, and the next one runs.
+		{name: "lock-timeout-for-writers", config: "db rows=L lock-timeout=1s", script: `
+c1> lock L
+c2> update L 1 5
+sleep 1200ms
+c2> read L
+c3> begin
+c3> insert M c3#1
+c2> insert M c2#1
+sleep 1200ms
+c2> read M
+c3> commit
+c1> commit`},
+		// NOWAIT and SKIP LOCKED meet a row another transaction has written
+		// as one it has locked.
+		{name: "nowait-and-skip-locked-on-written-rows", config: "db rows=L", script: `
+c1> begin
+c1> update L 1 5
+c2> lock L nowait
+c2> rollback
+c2> lock L skip-locked
+c2> commit
+c1> commit
+c2> lock L nowait
+c2> commit`},
+		// A statement that waited runs on the row as the holder's COMMIT left
+		// it: a deleted row is gone (FOR UPDATE finds nothing, the UPDATE
+		// changes nothing), an updated one is locked in its new version.
+		{name: "waiters-see-the-holders-commit", config: "db", script: `
+c1> insert L c1#1
+c1> insert M c1#1
+c2> begin
+c2> delete L c1#1
+c3> lock L
+c4> update L 1 5 blind
+c2> commit
+c3> commit
+c2> begin
+c2> update M 1 7
+c3> lock M
+c2> commit
+c3> read M
+c3> commit`},
+		// A transaction reads its own writes; others read the committed rows;
+		// ROLLBACK undoes the writes. BEGIN inside a block is a warning, and
+		// COMMIT or ROLLBACK outside one too: each still answers its tag. An
+		// error outside a block needs no ROLLBACK.
+		{name: "transaction-visibility", config: "db rows=L", script: `
+c1> begin
+c1> begin
+c1> insert M c1#1
+c1> read M
+c2> read M
+c1> lock M
+c1> update L 1 5
+c1> read L
+c2> read L
+c1> delete M c1#1
+c1> read M
+c1> insert M c1#2
+c1> rollback
+c1> read L
+c1> read M
+c2> commit
+c2> rollback
+c2> insert L c2#1
+c2> read L`},
+		// The lease's upsert in a transaction block: the row it met stays
+		// locked until the block ends, taken (INSERT 0 1) or not (INSERT 0 0).
+		{name: "lease-in-a-transaction", config: "db", script: `
+c1> lease L c1#1 10s
+c2> begin
+c2> lease L c2#1 10s
+c3> lock L nowait
+c3> rollback
+c2> commit
+c2> begin
+c2> lease M c2#1 10s fence
+c3> lease M c3#1 10s
+c2> unlease M c2#1
+c2> commit
+c3> read M`},
+		// The sequence is not transactional: a value taken by a transaction
+		// that rolls back is gone; FOR UPDATE's fence is a SELECT nextval run
+		// each time the statement runs, also on a row its transaction holds.
+		{name: "sequence-outside-transactions", config: "db rows=L", script: `
+c1> begin
+c1> insert M c1#1 fence
+c1> rollback
+c1> insert M c1#1 fence
+c1> lock L fence
+c1> lock L fence
+c1> commit
+c1> lock N fence
+c1> commit`},
+		// Session-level advisory locks: true or false at once, stacked by
+		// their session, unlocked as many times, untouched by COMMIT and
+		// ROLLBACK (the mistake behind db-advisory-locks-never-unlocked), and
+		// gone with the session (a dropped connection: after a sleep long
+		// enough for the model's connection check, see postgresql-connections).
+		{name: "advisory-locks", config: "db", script: `
+c1> advlock L
+c2> advlock L
+c1> advlock L
+c1> advunlock L
+c2> advlock L
+c1> advunlock L
+c2> advlock L
+c1> advunlock L
+c1> advunlock M
+c2> begin
+c2> advlock M
+c2> rollback
+c1> advlock M
+c2> commit
+c1> advlock L
+close c2
+sleep 4500ms
+c1> advlock L
+c1> advlock M`},
+		// A crash, and a clean shutdown, roll back every open transaction: its
+		// writes are gone, its row locks free; committed rows stay.
+		{name: "restarts-roll-back-open-transactions", config: "db rows=L", script: `
+c1> begin
+c1> insert M c1#1
+c1> update L 1 5
+c2> insert N c2#1
+crash db
+restart db
+c3> read M
+c3> read L
+c3> read N
+c3> lock L nowait
+c3> update L 1 6
+shutdown db
+restart db
+c4> lock L nowait
+c4> read L
+c4> commit`},
 		// A client killed while it holds the row: its connection closes, and a
 		// real server ends its transaction at once; the model has no
 		// connections, and learns of the death from the missing keepalives:
