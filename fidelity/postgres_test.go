@@ -12,11 +12,16 @@ import (
 
 // PostgreSQL: the statements of the database locks (dblock.Stmt, whose SQL
 // method gives what is sent to the real server): command tags, SQLSTATEs and
-// messages, the FOR UPDATE queue and its order, lock_timeout, NOWAIT and SKIP
-// LOCKED, a killed holder's row lock, and the fence sequence across a crash
-// and a clean restart. Sources: the PostgreSQL 15 manual (SELECT's locking
-// clause, INSERT ... ON CONFLICT, lock_timeout, sequence functions, appendix A
-// error codes) and its source (sequence.c: SEQ_LOG_VALS).
+// messages, the FOR UPDATE queue and its order, lock_timeout (per wait),
+// NOWAIT and SKIP LOCKED, transactions (writes that lock their rows, waits
+// and the re-check after them, visibility, ROLLBACK, an aborted block's
+// 25P02), deadlocks and 40P01, advisory locks, a killed holder's row lock, and
+// the fence sequence across a crash and a clean restart. Sources: the
+// PostgreSQL 15 manual (SELECT's locking clause, INSERT ... ON CONFLICT,
+// 13.2.1 Read Committed, 13.3 Explicit Locking, lock_timeout and
+// deadlock_timeout, sequence functions, advisory lock functions, appendix A
+// error codes) and its source (sequence.c: SEQ_LOG_VALS; lmgr/README and
+// deadlock.c: deadlock detection).
 //
 // A config names the database and its settings: "db rows=L,M
 // lock-timeout=1s" (rows that exist from the start; the lock wait timeout,
