@@ -188,12 +188,6 @@ func (p *pgLiveConn) read(c net.Conn) {
 		if len(p.pending) > 0 {
 			s, p.pending = p.pending[0], p.pending[1:]
 		}
-		failed := rs[len(rs)-1].errCode != ""
-		if failed && s != nil && s.Kind == dblock.StForUpdate {
-			// The statement opened its transaction: a client rolls it back.
-			p.pending = append(p.pending, nil)
-			c.Write(pgQuery("ROLLBACK"))
-		}
 		p.mu.Unlock()
 		if s != nil {
 			p.msgs <- liveMsg{conn: p.name, kind: opReply, text: pgLiveReply(s, rs)}

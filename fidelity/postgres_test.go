@@ -12,11 +12,16 @@ import (
 
 // PostgreSQL: the statements of the database locks (dblock.Stmt, whose SQL
 // method gives what is sent to the real server): command tags, SQLSTATEs and
-// messages, the FOR UPDATE queue and its order, lock_timeout, NOWAIT and SKIP
-// LOCKED, a killed holder's row lock, and the fence sequence across a crash
-// and a clean restart. Sources: the PostgreSQL 15 manual (SELECT's locking
-// clause, INSERT ... ON CONFLICT, lock_timeout, sequence functions, appendix A
-// error codes) and its source (sequence.c: SEQ_LOG_VALS).
+// messages, the FOR UPDATE queue and its order, lock_timeout (per wait),
+// NOWAIT and SKIP LOCKED, transactions (writes that lock their rows, waits
+// and the re-check after them, visibility, ROLLBACK, an aborted block's
+// 25P02), deadlocks and 40P01, advisory locks, a killed holder's row lock, and
+// the fence sequence across a crash and a clean restart. Sources: the
+// PostgreSQL 15 manual (SELECT's locking clause, INSERT ... ON CONFLICT,
+// 13.2.1 Read Committed, 13.3 Explicit Locking, lock_timeout and
+// deadlock_timeout, sequence functions, advisory lock functions, appendix A
+// error codes) and its source (sequence.c: SEQ_LOG_VALS; lmgr/README and
+// deadlock.c: deadlock detection).
 //
 // A config names the database and its settings: "db rows=L,M
 // lock-timeout=1s" (rows that exist from the start; the lock wait timeout,
@@ -28,9 +33,16 @@ import (
 //	lease ROW OWNER TTL [at SECONDS] [fence] StLease (now(), or the client's time)
 //	unlease ROW OWNER                        StUnlease
 //	lock ROW [nowait|skip-locked] [fence]    StForUpdate (BEGIN; SELECT ... FOR UPDATE)
+//	begin                                    StBegin
 //	commit                                   StCommit
+//	rollback                                 StRollback
 //	read ROW                                 StRead
 //	update ROW VERSION VALUE [blind]         StCAS
+//	advlock ROW                              StAdvLock (pg_try_advisory_lock)
+//	advunlock ROW                            StAdvUnlock (pg_advisory_unlock)
+//
+// An error inside a transaction block aborts it, and the script rolls it
+// back itself, as a client must: nothing does it for the script.
 //
 // A reply reads as the command tag and the values returned ("INSERT 0 1 [3]",
 // "SELECT 1 [2 5]"), or "ERROR SQLSTATE message".
@@ -115,13 +127,13 @@ func parsePGCommand(cmd string) (*dblock.Stmt, error) {
 			return nil, bad
 		}
 		s.Row = rest[0]
-	case "commit":
-		s.Kind = dblock.StCommit
+	case "begin", "commit", "rollback":
+		s.Kind = map[string]dblock.StmtKind{"begin": dblock.StBegin, "commit": dblock.StCommit, "rollback": dblock.StRollback}[w[0]]
 		if len(rest) != 0 {
 			return nil, bad
 		}
-	case "read":
-		s.Kind = dblock.StRead
+	case "read", "advlock", "advunlock":
+		s.Kind = map[string]dblock.StmtKind{"read": dblock.StRead, "advlock": dblock.StAdvLock, "advunlock": dblock.StAdvUnlock}[w[0]]
 		if len(rest) != 1 {
 			return nil, bad
 		}
@@ -204,6 +216,8 @@ func pgReply(s *dblock.Stmt, m sim.Message) string {
 	switch {
 	case s.Kind == dblock.StRead && m.Value == "1":
 		return fmt.Sprintf("%s [%d %d]", tag, m.Num(dblock.ArgVersion), m.Num(dblock.ArgValue))
+	case s.Kind == dblock.StAdvLock || s.Kind == dblock.StAdvUnlock:
+		return tag + " [" + strings.Trim(m.Opts, "()") + "]"
 	case s.Fence && m.Num(dblock.ArgRows) == 1:
 		return fmt.Sprintf("%s [%d]", tag, m.Num(dblock.ArgFence))
 	}
@@ -259,12 +273,31 @@ c1> commit`},
 c1> lock L
 c2> lock L
 sleep 1200ms
+c2> lock L
+c2> rollback
 c1> commit
 c2> lock L
 c2> commit`},
+		// lock_timeout counts per wait for a lock: the first waiter holds the
+		// row's tuple lock and waits for the holder; the others wait for it.
+		// When the row passes to c2, c3 becomes the first and starts a new
+		// wait (timed out 1 s after c1's commit), while c4 goes on with its
+		// first one (timed out 1 s after it asked).
+		{name: "lock-timeout-per-wait", config: "db rows=L lock-timeout=1s", script: `
+c1> lock L
+c2> lock L
+c3> lock L
+c4> lock L
+c1> commit
+sleep 800ms
+sleep 500ms
+c2> commit
+c3> rollback
+c4> rollback`},
 		{name: "nowait-and-skip-locked", config: "db rows=L", script: `
 c1> lock L
 c2> lock L nowait
+c2> rollback
 c2> lock L skip-locked
 c2> lock M nowait
 c1> commit
@@ -272,6 +305,295 @@ c2> lock L nowait
 c2> commit
 c2> lock L skip-locked
 c2> commit`},
+		// Issue 31, item 1: a row held FOR UPDATE blocks other sessions'
+		// writes, not only their FOR UPDATE: the optimistic UPDATE and the
+		// lease upsert wait for the holder's COMMIT, and then run on the row
+		// as it left it. A plain INSERT of the key fails at once (the row is
+		// committed), and a plain read never waits.
+		{name: "for-update-blocks-writers", config: "db rows=L", script: `
+c1> lock L
+c2> update L 1 5
+c3> lease L c3#1 2s
+c4> insert L c4#1
+c4> read L
+c1> commit
+c4> read L`},
+		// Writes lock the rows they write until their transaction ends; a
+		// waiting UPDATE checks its WHERE again on the committed row (READ
+		// COMMITTED's re-check): the version it compared is gone, UPDATE 0;
+		// the blind update goes through. Others read the committed row while
+		// the writer's transaction reads its own.
+		{name: "writers-wait-for-writers", config: "db rows=L", script: `
+c1> begin
+c1> update L 1 5
+c2> update L 1 7
+c3> update L 1 9 blind
+c4> read L
+c1> read L
+c1> commit
+c4> read L`},
+		// Issue 31, item 2: one transaction holds every row it locked until it
+		// ends, and then they are all free.
+		{name: "one-transaction-many-rows", config: "db rows=L,M", script: `
+c1> lock L
+c1> lock M
+c2> lock L nowait
+c2> rollback
+c2> lock M skip-locked
+c1> commit
+c2> lock L nowait
+c2> lock M nowait
+c2> commit`},
+		// A DELETE and the lease's release wait for a transaction that locked
+		// their row; its ROLLBACK frees both rows at once. A DELETE whose
+		// WHERE does not match the row it can see answers at once.
+		{name: "writes-wait-for-the-holders-end", config: "db", script: `
+c1> insert L c1#1
+c2> lease M c2#1 10s
+c3> begin
+c3> lock L
+c3> lock M
+c4> delete L c4#1
+c1> delete L c1#1
+c2> unlease M c2#1
+c3> rollback
+c1> read L`},
+		// Issue 31, item 3: deadlock detection. c1 and c2 each wait for the
+		// other's row; deadlock_timeout (1 s) after it began to wait, c1 looks
+		// for a cycle, finds one and is the victim (40P01); its transaction is
+		// aborted and its row passes to c2. Until it rolls back, c1's
+		// statements fail with 25P02, and its COMMIT answers ROLLBACK. c3,
+		// waiting behind c1 for M, is in no cycle: its check finds nothing and
+		// it waits on.
+		{name: "deadlock", config: "db rows=L,M", script: `
+c1> lock L
+c2> lock M
+c1> lock M
+c3> lock M
+c2> lock L
+sleep 1500ms
+c1> read L
+c1> lock L
+c1> insert N c1#1
+c1> advlock L
+c1> begin
+c1> commit
+c1> commit
+c2> commit
+c3> commit`},
+		// Three transactions in a ring: the first to have waited a second
+		// finds the cycle and is the victim; the others go on.
+		{name: "deadlock-three-way", config: "db rows=L,M,N", script: `
+c1> lock L
+c2> lock M
+c3> lock N
+c1> lock M
+c2> lock N
+c3> lock L
+sleep 1500ms
+c3> commit
+c2> commit
+c1> rollback`},
+		// A deadlock between a row locked by an UPDATE and one locked by FOR
+		// UPDATE: write locks count as any other.
+		{name: "deadlock-with-writes", config: "db rows=L,M", script: `
+c1> lock L
+c2> begin
+c2> update M 1 5
+c1> update M 1 6
+c2> lock L
+sleep 1500ms
+c1> rollback
+c2> commit
+c1> read M`},
+		// Issue 31, item 4: an INSERT of a key another open transaction has
+		// inserted, updated or deleted waits for that transaction: 23505 if it
+		// committed a row under the key, INSERT 0 1 if it rolled its insert
+		// back or committed its delete. The inserted row is invisible to
+		// others meanwhile (a read and FOR UPDATE find nothing); the lease's
+		// upsert waits too.
+		{name: "insert-waits-for-an-open-insert", config: "db", script: `
+c1> begin
+c1> insert L c1#1
+c2> insert L c2#1
+c3> read L
+c3> lock L nowait
+c3> rollback
+c1> commit
+c1> begin
+c1> insert M c1#1
+c2> insert M c2#1
+c1> rollback
+c1> begin
+c1> delete L c1#1
+c2> insert L c2#2
+c1> commit
+c1> begin
+c1> update M 1 5
+c3> insert M c3#1
+c1> rollback
+c1> begin
+c1> insert N c1#1
+c2> lease N c2#1 2s
+c1> commit
+c3> read N`},
+		// A deadlock through a queue: c3's UPDATE, waiting first for L, holds
+		// L's tuple lock, and c2 waits behind it; c1, holding L, waits for
+		// c2's M. c3 has waited longest: its check finds c3 -> c1 -> c2 -> c3
+		// and it is the victim, though it holds no row. c2 then waits for c1
+		// directly, a new wait, and c1's own check finds the cycle that is
+		// left: c1 is the second victim, and c2 gets L.
+		{name: "deadlock-through-the-queue", config: "db rows=L,M", script: `
+c1> lock L
+c2> lock M
+c3> update L 1 5
+c2> lock L
+c1> lock M
+sleep 500ms
+sleep 500ms
+c1> rollback
+c2> commit
+c3> read L`},
+		// lock_timeout interrupts a waiting write too; outside a transaction
+		// block the error aborts only its statement, and the next one runs.
+		{name: "lock-timeout-for-writers", config: "db rows=L lock-timeout=1s", script: `
+c1> lock L
+c2> update L 1 5
+sleep 1200ms
+c2> read L
+c3> begin
+c3> insert M c3#1
+c2> insert M c2#1
+sleep 1200ms
+c2> read M
+c3> commit
+c1> commit`},
+		// NOWAIT and SKIP LOCKED meet a row another transaction has written
+		// as one it has locked.
+		{name: "nowait-and-skip-locked-on-written-rows", config: "db rows=L", script: `
+c1> begin
+c1> update L 1 5
+c2> lock L nowait
+c2> rollback
+c2> lock L skip-locked
+c2> commit
+c1> commit
+c2> lock L nowait
+c2> commit`},
+		// A statement that waited runs on the row as the holder's COMMIT left
+		// it: a deleted row is gone (FOR UPDATE finds nothing, the UPDATE
+		// changes nothing), an updated one is locked in its new version.
+		{name: "waiters-see-the-holders-commit", config: "db", script: `
+c1> insert L c1#1
+c1> insert M c1#1
+c2> begin
+c2> delete L c1#1
+c3> lock L
+c4> update L 1 5 blind
+c2> commit
+c3> commit
+c2> begin
+c2> update M 1 7
+c3> lock M
+c2> commit
+c3> read M
+c3> commit`},
+		// A transaction reads its own writes; others read the committed rows;
+		// ROLLBACK undoes the writes. BEGIN inside a block is a warning, and
+		// COMMIT or ROLLBACK outside one too: each still answers its tag. An
+		// error outside a block needs no ROLLBACK.
+		{name: "transaction-visibility", config: "db rows=L", script: `
+c1> begin
+c1> begin
+c1> insert M c1#1
+c1> read M
+c2> read M
+c1> lock M
+c1> update L 1 5
+c1> read L
+c2> read L
+c1> delete M c1#1
+c1> read M
+c1> insert M c1#2
+c1> rollback
+c1> read L
+c1> read M
+c2> commit
+c2> rollback
+c2> insert L c2#1
+c2> read L`},
+		// The lease's upsert in a transaction block: the row it met stays
+		// locked until the block ends, taken (INSERT 0 1) or not (INSERT 0 0).
+		{name: "lease-in-a-transaction", config: "db", script: `
+c1> lease L c1#1 10s
+c2> begin
+c2> lease L c2#1 10s
+c3> lock L nowait
+c3> rollback
+c2> commit
+c2> begin
+c2> lease M c2#1 10s fence
+c3> lease M c3#1 10s
+c2> unlease M c2#1
+c2> commit
+c3> read M`},
+		// The sequence is not transactional: a value taken by a transaction
+		// that rolls back is gone; FOR UPDATE's fence is a SELECT nextval run
+		// each time the statement runs, also on a row its transaction holds.
+		{name: "sequence-outside-transactions", config: "db rows=L", script: `
+c1> begin
+c1> insert M c1#1 fence
+c1> rollback
+c1> insert M c1#1 fence
+c1> lock L fence
+c1> lock L fence
+c1> commit
+c1> lock N fence
+c1> commit`},
+		// Session-level advisory locks: true or false at once, stacked by
+		// their session, unlocked as many times, untouched by COMMIT and
+		// ROLLBACK (the mistake behind db-advisory-locks-never-unlocked), and
+		// gone with the session (a dropped connection: after a sleep long
+		// enough for the model's connection check, see postgresql-connections).
+		{name: "advisory-locks", config: "db", script: `
+c1> advlock L
+c2> advlock L
+c1> advlock L
+c1> advunlock L
+c2> advlock L
+c1> advunlock L
+c2> advlock L
+c1> advunlock L
+c1> advunlock M
+c2> begin
+c2> advlock M
+c2> rollback
+c1> advlock M
+c2> commit
+c1> advlock L
+close c2
+sleep 4500ms
+c1> advlock L
+c1> advlock M`},
+		// A crash, and a clean shutdown, roll back every open transaction: its
+		// writes are gone, its row locks free; committed rows stay.
+		{name: "restarts-roll-back-open-transactions", config: "db rows=L", script: `
+c1> begin
+c1> insert M c1#1
+c1> update L 1 5
+c2> insert N c2#1
+crash db
+restart db
+c3> read M
+c3> read L
+c3> read N
+c3> lock L nowait
+c3> update L 1 6
+shutdown db
+restart db
+c4> lock L nowait
+c4> read L
+c4> commit`},
 		// A client killed while it holds the row: its connection closes, and a
 		// real server ends its transaction at once; the model has no
 		// connections, and learns of the death from the missing keepalives:

@@ -62,7 +62,7 @@ func (n *Node) advisoryLock(from sim.ProcID, s *Stmt, reply func(sim.Message), o
 		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "lock_table_full", Value: 1})
 		out.Observe(sim.Note(n.env.ID, "%s's lock table is full (%d locks, max-locks=%d): no lock on a new key can be granted",
 			n.env.Name, len(n.adv), n.cfg.MaxLocks))
-		reply(sim.Message{Op: RepError, Key: CodeOutOfMemory, Value: ErrOutOfMemory, Opts: "(" + HintOutOfMemory + ")"})
+		n.fail(from, CodeOutOfMemory, ErrOutOfMemory, "("+HintOutOfMemory+")", reply, out)
 	default:
 		n.adv[s.Row] = &advLock{holder: from, grant: s.Owner, count: 1}
 		out.Observe(sim.Observation{Kind: sim.ObsGrant, Service: n.cfg.Service, Client: from, By: sim.NoProc,

@@ -296,7 +296,7 @@ func (c *Client) send(s *Stmt, out *sim.Outputs) {
 	m := s.Message()
 	m.ID = c.reqID
 	out.Send(c.cfg.Server, m)
-	if s.Kind != StCommit && s.Kind != StDelete && s.Kind != StUnlease && s.Kind != StAdvUnlock {
+	if s.Kind != StCommit && s.Kind != StRollback && s.Kind != StDelete && s.Kind != StUnlease && s.Kind != StAdvUnlock {
 		c.ka.Start(out) // the statement awaits its answer: keep the connection alive meanwhile
 	}
 	if c.cfg.Timeout > 0 {
@@ -317,6 +317,12 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			out.Observe(sim.Note(c.env.ID, "%s: row %s does not exist, so FOR UPDATE locked nothing; it gives up", c.env.Name, c.lock))
 			c.tries.GiveUp(out)
 			c.st = idle
+		case m.Op == RepError && c.cfg.Mode == ModeForUpdate:
+			// The error aborted its transaction (a lock timeout, a deadlock):
+			// the server answers nothing but 25P02 until it rolls back.
+			c.send(&Stmt{Kind: StRollback, Row: c.lock}, out)
+			out.CancelTimer(timerTimeout)
+			c.fail(now, m.Value, out)
 		case m.Op == RepError:
 			c.fail(now, m.Value, out)
 		default:

@@ -19,6 +19,10 @@ type NodeConfig struct {
 	// Rows exist from the start (the row that FOR UPDATE locks, the counter that
 	// optimistic updates change).
 	Rows []string
+	// DeadlockTimeout is how long a statement waits for a row lock before it
+	// looks for a deadlock (PostgreSQL's deadlock_timeout, 1 s by default;
+	// 0 here means that default). txn.go says how.
+	DeadlockTimeout time.Duration
 	// Service names the lock service in grant observations (default: the node).
 	Service string
 	// ConnTimeout: a client with a transaction open that has not been heard
@@ -56,23 +60,6 @@ func (r *row) String() string {
 	return fmt.Sprintf("owner=%q locked_until=%d version=%d value=%d", r.Grant, r.Until, r.Version, r.Value)
 }
 
-// rowLock is a row locked by a transaction's SELECT ... FOR UPDATE, and the
-// transactions blocked behind it in arrival order.
-type rowLock struct {
-	holder  sim.ProcID
-	grant   string
-	token   int64 // the fence its transaction took
-	waiters []waiter
-}
-
-type waiter struct {
-	client sim.ProcID
-	grant  string
-	req    uint64
-	fence  bool
-	timer  sim.TimerID
-}
-
 // Disk records: a committed row's new state, a deleted row, the sequence.
 const (
 	recRow = "ROW"
@@ -90,10 +77,12 @@ type Node struct {
 	env       sim.Env
 	cfg       NodeConfig
 	rows      map[string]*row
-	seq       int64 // the fence sequence's last value
-	seqLogged int64 // the value its log holds: up to 32 ahead
-	locks     map[string]*rowLock
-	held      map[sim.ProcID]string        // client -> the row its open transaction locked
+	seq       int64                        // the fence sequence's last value
+	seqLogged int64                        // the value its log holds: up to 32 ahead
+	locks     map[string]*rowLock          // rows locked by transactions (txn.go)
+	txns      map[sim.ProcID]*txn          // open transaction blocks by client
+	autoWaits []*waiter                    // waiting statements outside a transaction block
+	now       sim.LocalTime                // the step's time, for statements a commit wakes
 	heard     map[sim.ProcID]time.Duration // client -> when it was last heard from (mono)
 	nextTimer sim.TimerID
 	checking  bool              // the connection check is armed
@@ -137,7 +126,10 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 		if cfg.ConnTimeout == 0 {
 			cfg.ConnTimeout = 3 * time.Second
 		}
-		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, held: map[sim.ProcID]string{},
+		if cfg.DeadlockTimeout == 0 {
+			cfg.DeadlockTimeout = DefaultDeadlockTimeout
+		}
+		n := &Node{env: env, cfg: cfg, rows: map[string]*row{}, locks: map[string]*rowLock{}, txns: map[sim.ProcID]*txn{},
 			heard: map[sim.ProcID]time.Duration{}, expired: map[string]string{}, lapse: map[sim.TimerID]string{}, nextLapse: timerConns,
 			adv: map[string]*advLock{}}
 		for _, r := range cfg.Rows {
@@ -149,6 +141,7 @@ func NewNode(cfg NodeConfig) func(sim.Env) sim.Process {
 
 // Step handles one input.
 func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
+	n.now = now
 	switch in.Kind {
 	case sim.InRestart:
 		n.recover(in.Disk, out)
@@ -166,7 +159,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case in.Timer > timerConns:
 			n.leaseLapsed(in.Timer, out)
 		default:
-			n.lockTimeout(in.Timer, out)
+			n.waitTimer(in.Timer, out)
 		}
 	case sim.InMessage:
 		if in.Msg.Op == OpRepl {
@@ -190,83 +183,46 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 
 func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out *sim.Outputs) {
 	reply := func(m sim.Message) { m.ID = id; out.Send(from, m) }
-	r := n.rows[s.Row]
+	n.dropWaits(from, out) // a statement still waiting is cancelled by the next (txn.go)
+	t := n.txns[from]
+	if t != nil && t.aborted && s.Kind != StCommit && s.Kind != StRollback {
+		reply(sim.Message{Op: RepError, Key: CodeAborted, Value: ErrAborted})
+		return
+	}
 	switch s.Kind {
-	case StInsert:
-		if r != nil {
-			reply(sim.Message{Op: RepError, Key: CodeDuplicate, Value: ErrDuplicate})
-			return
+	case StBegin:
+		n.begin(from) // inside a block already: PostgreSQL warns, and goes on
+		reply(sim.Message{Op: OpBegin})
+	case StCommit:
+		tag := OpCommit
+		if t != nil && t.aborted {
+			tag = OpRollback // COMMIT of an aborted transaction rolls it back, and says so
 		}
-		r = &row{Owner: from, Grant: s.Owner, Version: 1}
-		tok := n.commit(s.Row, r, s.Fence, out)
-		n.grant(from, s.Row, s.Owner, 0, tok, s.Fence, out)
-		reply(rows(OpInsert, "0 1", 1, tok, s.Fence))
-	case StDelete:
-		if r == nil || r.Grant != s.Owner {
-			reply(rows(OpDelete, "0", 0, 0, false))
-			return
-		}
-		n.ended(s.Row, r, from, sim.ReasonReleased, "", out)
-		delete(n.rows, s.Row)
-		out.Write(sim.Message{Op: recDel, Key: s.Row})
-		out.Fsync()
-		reply(rows(OpDelete, "1", 1, 0, false))
-	case StLease:
-		t := s.Now
-		if s.DBNow {
-			t = now.Wall.Milliseconds() // the database's own clock
-		}
-		if r != nil && r.Leased && r.Until >= t && r.Grant != s.Owner {
-			reply(rows(OpInsert, "0 0", 0, 0, false)) // the upsert's WHERE keeps the row as it is
-			return
-		}
-		if r == nil {
-			r = &row{Owner: sim.NoProc, Version: 1}
-		} else if r.Leased && r.Grant != s.Owner {
-			// Its locked_until has passed by the clock that "now" came from: the
-			// database's, or the taking client's (which then caused the expiry).
-			clock := n.env.ID
-			if !s.DBNow {
-				clock = from
-			}
-			n.ended(s.Row, r, clock, sim.ReasonExpired, "its locked_until had passed by "+n.env.Names[clock]+"'s clock", out)
-		}
-		nr := *r
-		nr.Owner, nr.Grant, nr.Leased, nr.Until, nr.DBClock = from, s.Owner, true, t+s.TTL.Milliseconds(), s.DBNow
-		tok := n.commit(s.Row, &nr, s.Fence, out)
-		n.grant(from, s.Row, s.Owner, s.TTL, tok, s.Fence, out)
-		if s.DBNow {
-			n.watchLapse(s.Row, nr.Until, out)
-		}
-		reply(rows(OpInsert, "0 1", 1, tok, s.Fence))
-	case StUnlease:
-		if r == nil || r.Grant != s.Owner || !r.Leased {
-			reply(rows(OpUpdate, "0", 0, 0, false))
-			return
-		}
-		n.ended(s.Row, r, from, sim.ReasonReleased, "", out)
-		nr := *r
-		nr.Owner, nr.Grant, nr.Leased, nr.Until = sim.NoProc, "", false, 0 // owner and locked_until set to NULL
-		n.commit(s.Row, &nr, false, out)
-		reply(rows(OpUpdate, "1", 1, 0, false))
+		n.endTxn(from, true, sim.ReasonReleased, "", out)
+		reply(sim.Message{Op: tag})
+	case StRollback:
+		n.endTxn(from, false, sim.ReasonReleased, "", out)
+		reply(sim.Message{Op: OpRollback})
 	case StForUpdate:
-		n.forUpdate(from, id, s, out)
+		n.begin(from)
+		n.run(now, from, id, s, out)
 		n.watchConns(out)
 	case StAdvLock:
 		n.advisoryLock(from, s, reply, out)
 	case StAdvUnlock:
 		n.advisoryUnlock(from, s, reply, out)
-	case StCommit:
-		n.endTxn(from, sim.ReasonReleased, "", out)
-		reply(sim.Message{Op: OpCommit})
 	case StRead:
+		r := n.visible(from, s.Row)
 		if r == nil {
 			reply(sim.Message{Op: OpSelect, Value: "0", Opts: "(no row)"})
 			return
 		}
 		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value)}.Carrying(ArgVersion, r.Version).Carrying(ArgValue, r.Value))
-	case StCAS:
-		n.update(now, from, s, r, reply, out)
+	default:
+		n.run(now, from, id, s, out)
+		if n.anyTxn() {
+			n.watchConns(out)
+		}
 	}
 }
 
@@ -306,12 +262,13 @@ func (n *Node) update(now sim.LocalTime, from sim.ProcID, s *Stmt, r *row, reply
 	if len(n.cfg.Peers) > 0 {
 		n.stamp(now, &nr)
 	}
-	n.commit(s.Row, &nr, false, out)
-	if len(n.cfg.Peers) > 0 {
-		n.replicate(s.Row, &nr, from, s.Owner, out)
-	}
-	out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "updates", Value: 1})
-	out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: sim.NoProc, By: sim.NoProc, Name: "value_" + s.Row, Value: nr.Value})
+	n.writeRow(from, s.Row, &nr, false, nil, func(out *sim.Outputs) {
+		if len(n.cfg.Peers) > 0 {
+			n.replicate(s.Row, &nr, from, s.Owner, out)
+		}
+		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: sim.NoProc, By: sim.NoProc, Name: "updates", Value: 1})
+		out.Observe(sim.Observation{Kind: sim.ObsMetric, Client: sim.NoProc, By: sim.NoProc, Name: "value_" + s.Row, Value: nr.Value})
+	}, out)
 	reply(rows(OpUpdate, "1", 1, 0, false))
 }
 

@@ -8,12 +8,19 @@
 //   - lease: a row with a locked_until column, taken when it has passed; "now" is
 //     the database's clock or a time the client supplies (its own clock).
 //   - for-update: SELECT ... FOR UPDATE inside a transaction; others block on the
-//     row until the holder commits, or until their lock wait timeout interrupts
-//     them.
+//     row (their FOR UPDATE and their writes) until the holder commits, or until
+//     their lock wait timeout interrupts them.
 //   - cas: optimistic concurrency, no lock at all: read the row's version, then
 //     UPDATE ... WHERE version = v, and retry when no row was updated.
 //   - advisory: PostgreSQL's session-level advisory lock (advisory.go), held
 //     by the client's session in a shared lock table of limited size.
+//
+// The database runs transactions as PostgreSQL's Read Committed does (txn.go):
+// writes lock their rows until the transaction ends, a transaction holds any
+// number of rows, an INSERT waits for an open transaction that wrote its key,
+// a deadlock is found deadlock_timeout after a waiter began to wait and
+// aborts it (40P01), and an error aborts the transaction block (25P02 until
+// ROLLBACK).
 //
 // The database can also be one region of a table replicated across regions
 // with last writer wins (regions.go), where the optimistic update loses

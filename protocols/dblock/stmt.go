@@ -10,12 +10,14 @@ import (
 
 // Statements and their command tags, spelled as PostgreSQL spells them.
 const (
-	OpInsert = "INSERT"
-	OpDelete = "DELETE"
-	OpUpdate = "UPDATE"
-	OpSelect = "SELECT"
-	OpCommit = "COMMIT"
-	RepError = "ERROR" // Key: the SQLSTATE, Value: PostgreSQL's message
+	OpInsert   = "INSERT"
+	OpDelete   = "DELETE"
+	OpUpdate   = "UPDATE"
+	OpSelect   = "SELECT"
+	OpCommit   = "COMMIT"
+	OpBegin    = "BEGIN"
+	OpRollback = "ROLLBACK"
+	RepError   = "ERROR" // Key: the SQLSTATE, Value: PostgreSQL's message
 )
 
 // Errors the database answers with: PostgreSQL's SQLSTATE and message.
@@ -41,6 +43,8 @@ const (
 	StCAS                           // UPDATE ... SET value, version WHERE version = v
 	StAdvLock                       // SELECT pg_try_advisory_lock(hashtext(row)): a session-level advisory lock
 	StAdvUnlock                     // SELECT pg_advisory_unlock(hashtext(row))
+	StBegin                         // BEGIN: open a transaction block (txn.go)
+	StRollback                      // ROLLBACK: end it, undoing its writes
 )
 
 // FOR UPDATE's ways of meeting a row another transaction has locked.
@@ -85,6 +89,10 @@ func (s *Stmt) op() string {
 		return OpSelect
 	case StCommit:
 		return OpCommit
+	case StBegin:
+		return OpBegin
+	case StRollback:
+		return OpRollback
 	}
 	return "?"
 }
@@ -145,6 +153,10 @@ func (s *Stmt) sql() string {
 		return fmt.Sprintf("SELECT * FROM locks WHERE name='%s' FOR UPDATE%s", s.Row, wait)
 	case StCommit:
 		return "COMMIT"
+	case StBegin:
+		return "BEGIN"
+	case StRollback:
+		return "ROLLBACK"
 	case StRead:
 		return fmt.Sprintf("SELECT version, value FROM locks WHERE name='%s'", s.Row)
 	case StAdvLock:
