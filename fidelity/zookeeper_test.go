@@ -238,6 +238,24 @@ c4> connect 10000`},
 		// Sequential names count the parent's creates (its cversion), deletes
 		// do not move them; getChildren answers in the server's own order.
 		{name: "sequential-names-and-order", config: "z1", script: zkManyChildren()},
+		// The sequential counter is the parent's cversion: every child created
+		// under it counts, sequential or not; a create refused NODEEXISTS does
+		// not, nor does a delete (ZooKeeper 3.8's PrepRequestProcessor). A
+		// plain child named like the next sequential one makes that create
+		// fail, and the next one too, until some other child is created.
+		{name: "sequence-counter-is-cversion", config: "z1", script: `
+c1> connect 4000
+c1> create /L
+c1> create /L/lock-0000000001
+c1> create /L/lock- ephemeral sequential
+c1> create /L/lock- ephemeral sequential
+c1> create /L/other
+c1> create /L/lock- ephemeral sequential
+c1> delete /L/other
+c1> create /L/lock- sequential
+c1> create /L/lock-0000000004 ephemeral
+c1> create /L/lock- ephemeral sequential
+c1> children /L`},
 		{name: "ephemerals-go-with-a-closed-session", config: "z1", script: `
 c1> connect 4000
 c1> create /L

@@ -387,6 +387,10 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 				c.state = lockChecking // find the node we may have made
 			}
 			c.connectionLost(now, "the server is not serving", out)
+		case ErrNodeExists:
+			if op == OpCreate && c.state == lockCreating {
+				c.createRefused(m.Key, out)
+			}
 		case ErrNoNode:
 			if op == OpExists && c.trustsWatch() {
 				c.predecessorGone(out)
@@ -413,6 +417,21 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case RepStat:
 		c.state = lockWaiting
 	}
+}
+
+// createRefused: the sequential create was answered NODEEXISTS. The parent's
+// counter (its cversion) had reached a name a plain create had already taken.
+// Curator does not retry it: CreateBuilderImpl rethrows NodeExistsException
+// (only a create with setDataIfExists catches it), its RetryLoop retries only
+// connection losses and timeouts, and LockInternals.attemptLock retries only
+// NoNodeException; so InterProcessMutex.acquire, and LeaderLatch.start's
+// create, end in the exception. The acquire fails and the client holds
+// nothing; it made no node.
+func (c *Client) createRefused(path string, out *sim.Outputs) {
+	out.Observe(sim.Note(c.env.ID, "%s's create was refused NODEEXISTS: %s is taken by a node not made by a sequential create; the acquire fails with NodeExistsException (Curator does not retry it)",
+		c.env.Name, path))
+	c.tries.GiveUp(out)
+	c.state, c.node, c.joined, c.wantLock = lockIdle, "", false, ""
 }
 
 // children decides on a getChildren answer: hold, or wait for the predecessor.

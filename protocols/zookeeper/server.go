@@ -278,7 +278,7 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			owner = x.Session
 		}
 		t.create(x.Path, x.Zxid, owner)
-		t.bumpSeq(x)
+		t.countChild(x)
 		s.notify(s.watches.created(x.Path), out)
 		reply = new(sim.Message{Op: RepCreated, Key: x.Path}.With(ArgZxid, x.Zxid))
 	case txDelete:
