@@ -410,6 +410,15 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 				c.createRefused(m.Key, out)
 			}
 		case ErrNoNode:
+			if op == OpGetChildren || op == opWatchChildren {
+				// The lock node is not there: no child at all. A protected
+				// create that was lost before the ensemble made anything
+				// finds no node of its own and creates again (Curator's
+				// findProtectedNodeInForeground takes NoNode for "none"); a
+				// client whose node it was finds it gone.
+				c.children(nil, op == opWatchChildren, out)
+				return
+			}
 			if op == OpExists && c.trustsWatch() {
 				c.predecessorGone(out)
 			} else if op == OpExists {
