@@ -191,7 +191,7 @@ func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
 		if x.Sequential {
 			x.Path = fmt.Sprintf("%s%010d", x.Path, p.cversion)
 		}
-		if !s.willExist(x.Path) {
+		if !s.willExist(x.Path) && !s.willBeEphemeral(parent(x.Path)) {
 			x.Cversion = p.cversion + 1
 		}
 	case txCreateSession:
@@ -294,13 +294,26 @@ func (s *Server) willExist(path string) bool {
 			if y.Ephemeral {
 				owner = y.Session
 			}
-		case y.Kind == txDelete && y.Path == path && y.Version <= 0:
+		case y.Kind == txDelete && y.Path == path && (y.Version == -1 || y.Version == 0): // a node's version is always 0
 			ok = false
 		case y.Kind == txCloseSession && ok && owner != 0 && owner == y.Session:
 			ok = false
 		}
 	}
 	return ok
+}
+
+// willBeEphemeral: path names an ephemeral node once everything logged is
+// applied (a create under it will be refused NOCHILDRENFOREPHEMERALS).
+func (s *Server) willBeEphemeral(path string) bool {
+	n := s.t.nodes[path]
+	eph := n != nil && n.ephemeral != 0
+	for _, y := range s.log {
+		if y.Kind == txCreate && y.Path == path && y.Cversion > 0 {
+			eph = y.Ephemeral
+		}
+	}
+	return eph && s.willExist(path)
 }
 
 func (s *Server) lastLogged() int64 {
