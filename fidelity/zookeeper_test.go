@@ -23,7 +23,7 @@ import (
 //
 //	connect MS                  a new session asking for MS ms   -> connected, timeout 4000
 //	create PATH [ephemeral] [sequential]                         -> created /L/lock-0000000000
-//	delete PATH [VERSION]       (without VERSION: any)            -> deleted
+//	delete PATH [VERSION]       (without VERSION, or -1: any)     -> deleted
 //	children PATH [watch]       in the order the server answers   -> [lock-0000000001 lock-0000000000]
 //	exists PATH [watch]                                           -> exists
 //	close                       closeSession                      -> closed
@@ -160,7 +160,7 @@ func (z *zkConn) do(d *driver, _ sim.LocalTime, cmd string, out *sim.Outputs) {
 		m.Op, m.Opts = zookeeper.OpCreate, strings.Join(modes, " ")
 	case "delete":
 		m.Op = zookeeper.OpDelete
-		if r.n >= 0 {
+		if r.n != -1 { // -1 (or none): any version
 			m = m.With(zookeeper.ArgVersion, r.n)
 		}
 	case "children", "exists":
@@ -238,6 +238,24 @@ c4> connect 10000`},
 		// Sequential names count the parent's creates (its cversion), deletes
 		// do not move them; getChildren answers in the server's own order.
 		{name: "sequential-names-and-order", config: "z1", script: zkManyChildren()},
+		// The sequential counter is the parent's cversion: every child created
+		// under it counts, sequential or not; a create refused NODEEXISTS does
+		// not, nor does a delete (ZooKeeper 3.8's PrepRequestProcessor). A
+		// plain child named like the next sequential one makes that create
+		// fail, and the next one too, until some other child is created.
+		{name: "sequence-counter-is-cversion", config: "z1", script: `
+c1> connect 4000
+c1> create /L
+c1> create /L/lock-0000000001
+c1> create /L/lock- ephemeral sequential
+c1> create /L/lock- ephemeral sequential
+c1> create /L/other
+c1> create /L/lock- ephemeral sequential
+c1> delete /L/other
+c1> create /L/lock- sequential
+c1> create /L/lock-0000000004 ephemeral
+c1> create /L/lock- ephemeral sequential
+c1> children /L`},
 		{name: "ephemerals-go-with-a-closed-session", config: "z1", script: `
 c1> connect 4000
 c1> create /L
@@ -290,6 +308,100 @@ c2> exists /w/b watch
 c2> children /w watch
 c1> delete /w/b
 c1> delete /w`},
+		// Watches in each of their forms: a child watch is set only on a node
+		// that exists (getChildren on a missing node sets none, where exists
+		// does); a data watch (exists) is not fired by a child; a child watch
+		// on a node that is deleted fires NodeDeleted; a session with both
+		// watches on a deleted node hears once; two sessions watching one
+		// path both hear.
+		{name: "watch-forms", config: "z1", script: `
+c1> connect 4000
+c2> connect 4000
+c3> connect 4000
+c2> children /m watch
+c1> create /m
+c1> create /m/a
+c1> create /w
+c2> exists /w watch
+c2> children /w watch
+c1> create /w/a
+c1> delete /w/a
+c2> children /w watch
+c1> delete /w
+c2> children /m watch
+c2> exists /m/a watch
+c1> delete /m/a
+c2> exists /x watch
+c3> exists /x watch
+c1> create /x
+c2> children /m watch
+c3> exists /m watch
+c1> delete /m`},
+		// delete's version: -1 is any version; any other version must be the
+		// node's (0 for a node never written); a missing node is NONODE
+		// whatever the version.
+		{name: "delete-versions", config: "z1", script: `
+c1> connect 4000
+c1> create /v
+c1> delete /v -1
+c1> create /v
+c1> delete /v 1
+c1> delete /v -2
+c1> delete /v 0
+c1> delete /v -1
+c1> delete /v 0`},
+		// The create modes: persistent, ephemeral, persistent and ephemeral
+		// sequential (a path ending in "/" too); no child under an ephemeral
+		// node; closing the session takes only its ephemeral nodes, and the
+		// counter goes on from the parent's cversion.
+		{name: "create-modes", config: "z1", script: `
+c1> connect 4000
+c1> create /p
+c1> create /p/persistent
+c1> create /p/eph ephemeral
+c1> create /p/eph/child
+c1> create /p/eph/child- ephemeral sequential
+c1> create /p/seq- sequential
+c1> create /p/ sequential
+c1> create /p/seq- ephemeral sequential
+c2> connect 4000
+c2> children /p
+c1> close
+c2> children /p
+c2> exists /p/eph
+c2> create /p/x- sequential
+c2> children /p`},
+		// A parent deleted and created again is a new node: its counter starts
+		// again at 0, and the names are issued a second time (the lesson of
+		// container lock nodes, lock-nodes=container).
+		{name: "sequence-restarts-with-a-new-parent", config: "z1", script: `
+c1> connect 4000
+c1> create /q
+c1> create /q/a- sequential
+c1> create /q/a- ephemeral sequential
+c1> delete /q/a-0000000000
+c1> delete /q/a-0000000001
+c1> delete /q
+c1> create /q
+c1> create /q/a- ephemeral sequential
+c1> children /q`},
+		// Reads and watches at the followers of an ensemble of three: writes
+		// made through one server are read, and fire the watches set, at
+		// another.
+		{name: "ensemble-reads-and-watches", config: "z1; z2; z3", script: `
+c1@z1> connect 4000
+c2@z2> connect 4000
+c3@z3> connect 4000
+c2@z2> exists /r watch
+c1@z1> create /r
+c2@z2> children /r watch
+c3@z3> create /r/lock- ephemeral sequential
+c1@z1> create /r/lock- ephemeral sequential
+c2@z2> children /r
+c1@z1> exists /r/lock-0000000000 watch
+c3@z3> delete /r/lock-0000000000 0
+c2@z2> exists /r/lock-0000000000
+c1@z1> children /r`},
 		{name: "errors", config: "z1", script: `
 c1> connect 4000
 c1> create /L

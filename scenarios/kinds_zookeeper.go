@@ -42,6 +42,8 @@ func buildZKLatch(a *Args) func(sim.Env) sim.Process {
 	cfg := zkSession(a)
 	cfg.Fencing = a.Switch("fencing", cfg.Fencing, "off", "czxid")
 	cfg.StopOnSuspend, cfg.Rejoin = true, true
+	// reconnect=keep-old-path: Curator's historical defect CURATOR-696 (docs/protocols/zookeeper.md)
+	cfg.KeepOldPath = a.Switch("reconnect", cfg.KeepOldPath, "reset", "keep-old-path")
 	return zookeeper.NewClient(cfg)
 }
 

@@ -79,6 +79,19 @@ type ClientConfig struct {
 	// old session made, and adopts it: the ensemble deletes that node when the
 	// old session expires, while the client believes it holds the lock.
 	ProtectedGUID bool
+	// KeepOldPath is Curator's historical defect CURATOR-696 (LeaderLatch,
+	// 5.4 to 5.6): a latch participant whose session was lost keeps its old
+	// node's path and, once it has a new session, reads the children and
+	// leads if that path is the lowest. The node belongs to the old session:
+	// after a whole ensemble's outage the old session lives on for a timeout
+	// (a new leader gives every session a fresh one), and when the ensemble
+	// expires it, the node goes without a word to the latch, which set no
+	// watch, leading; the next participant leads too. Off, the latch leaves
+	// its old node behind and joins again with a new one (LeaderLatch.reset;
+	// Curator 5.7's fix, apache/curator#500, checks the node's ephemeralOwner
+	// against the session before leading and resets when they differ). Only
+	// with Rejoin.
+	KeepOldPath bool
 }
 
 // opWatchChildren marks the herd variant's re-read with a watch.
@@ -372,7 +385,12 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 			c.ka.Start(out)
 		}
 		c.resendDelete(out)
-		if c.wantLock != "" {
+		if c.wantLock != "" && c.keepsOldPath() && c.node != "" {
+			// CURATOR-696: the latch checks its leadership with the path its
+			// old session made, without asking whose node it is.
+			c.wantLock, c.state = "", lockChecking
+			c.check(out)
+		} else if c.wantLock != "" {
 			c.wantLock = ""
 			c.create(out)
 		} else if c.state == lockChecking || c.state == lockWaiting {
@@ -387,7 +405,20 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 				c.state = lockChecking // find the node we may have made
 			}
 			c.connectionLost(now, "the server is not serving", out)
+		case ErrNodeExists:
+			if op == OpCreate && c.state == lockCreating {
+				c.createRefused(m.Key, out)
+			}
 		case ErrNoNode:
+			if op == OpGetChildren || op == opWatchChildren {
+				// The lock node is not there: no child at all. A protected
+				// create that was lost before the ensemble made anything
+				// finds no node of its own and creates again (Curator's
+				// findProtectedNodeInForeground takes NoNode for "none"); a
+				// client whose node it was finds it gone.
+				c.children(nil, op == opWatchChildren, out)
+				return
+			}
 			if op == OpExists && c.trustsWatch() {
 				c.predecessorGone(out)
 			} else if op == OpExists {
@@ -415,6 +446,21 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	}
 }
 
+// createRefused: the sequential create was answered NODEEXISTS. The parent's
+// counter (its cversion) had reached a name a plain create had already taken.
+// Curator does not retry it: CreateBuilderImpl rethrows NodeExistsException
+// (only a create with setDataIfExists catches it), its RetryLoop retries only
+// connection losses and timeouts, and LockInternals.attemptLock retries only
+// NoNodeException; so InterProcessMutex.acquire, and LeaderLatch.start's
+// create, end in the exception. The acquire fails and the client holds
+// nothing; it made no node.
+func (c *Client) createRefused(path string, out *sim.Outputs) {
+	out.Observe(sim.Note(c.env.ID, "%s's create was refused NODEEXISTS: %s is taken by a node not made by a sequential create; the acquire fails with NodeExistsException (Curator does not retry it)",
+		c.env.Name, path))
+	c.tries.GiveUp(out)
+	c.state, c.node, c.joined, c.wantLock = lockIdle, "", false, ""
+}
+
 // children decides on a getChildren answer: hold, or wait for the predecessor.
 // A server answers in no particular order: the recipe sorts by sequence number.
 func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
@@ -436,6 +482,11 @@ func (c *Client) children(kids []string, watched bool, out *sim.Outputs) {
 	}
 	i := slices.Index(kids, c.node)
 	switch {
+	case i < 0 && c.keepsOldPath():
+		// LeaderLatch.checkLeadership: "Can't find our node. Resetting."
+		out.Observe(sim.Note(c.env.ID, "%s's node %s is gone: it resets, with a new node", c.env.Name, c.node))
+		c.node = ""
+		c.create(out)
 	case i < 0:
 		out.Observe(sim.Note(c.env.ID, "%s's node %s is gone", c.env.Name, c.node))
 		c.state, c.node = lockIdle, ""
@@ -504,7 +555,8 @@ func (c *Client) lost(now sim.LocalTime, out *sim.Outputs) {
 	}
 	out.Observe(sim.Note(c.env.ID, "%s: connection LOST (no reconnection within %s): it gives up %s and will start a new session",
 		c.env.Name, sim.FormatDuration(c.cfg.SessionTimeout), c.lock))
-	c.state, c.node, c.session, c.deleting = lockIdle, "", 0, pendingDelete{}
+	c.state, c.session, c.deleting = lockIdle, 0, pendingDelete{}
+	c.forgetNode()
 	c.rejoin(out)
 }
 
@@ -518,10 +570,30 @@ func (c *Client) protectedPrefix() string {
 	return fmt.Sprintf("lock-%x-", c.session)
 }
 
+// forgetNode: the session that made the client's node is gone. The client
+// forgets the node, unless it makes mistake CURATOR-696 (KeepOldPath), a
+// latch that keeps the path to check its leadership with once it has a new
+// session.
+func (c *Client) forgetNode() {
+	if !c.keepsOldPath() {
+		c.node = ""
+	}
+}
+
+// keepsOldPath: the client makes mistake CURATOR-696, and is a latch.
+func (c *Client) keepsOldPath() bool { return c.cfg.KeepOldPath && c.cfg.Rejoin }
+
 // rejoin: a LeaderLatch participant whose session is gone takes part again
-// with a new node once it has a new session (LeaderLatch.reset).
+// with a new node once it has a new session (LeaderLatch.reset), or, with
+// mistake CURATOR-696 (KeepOldPath), with the old node's path.
 func (c *Client) rejoin(out *sim.Outputs) {
 	if !c.cfg.Rejoin || !c.joined {
+		return
+	}
+	if c.keepsOldPath() && c.node != "" {
+		out.Observe(sim.Note(c.env.ID, "%s rejoins the election for %s with its old path %s once it has a new session (CURATOR-696)", c.env.Name, c.lock, c.node))
+		c.tries.Begin(out, c.lock, "")
+		c.wantLock = c.lock
 		return
 	}
 	out.Observe(sim.Note(c.env.ID, "%s rejoins the election for %s with a new node once it has a new session", c.env.Name, c.lock))
@@ -545,7 +617,8 @@ func (c *Client) expired(now sim.LocalTime, out *sim.Outputs) {
 	} else if c.deleting.path != "" {
 		out.Observe(sim.Note(c.env.ID, "%s still means to delete %s, which died with its old session", c.env.Name, c.deleting.path))
 	}
-	c.state, c.node, c.session, c.suspended = lockIdle, "", 0, false
+	c.state, c.session, c.suspended = lockIdle, 0, false
+	c.forgetNode()
 	out.CancelTimer(timerLost)
 	c.rejoin(out)
 	c.connect(now, out) // a new session for whatever comes next

@@ -36,7 +36,7 @@ func (s *Server) checkContainers(now sim.LocalTime, out *sim.Outputs) {
 	s.nextContainerCheck = now.Mono + s.cfg.ContainerCheck
 	for _, p := range s.t.sortedPaths() {
 		n := s.t.nodes[p]
-		if p == "/" || parent(p) != "/" || len(n.kids) > 0 || n.nextSeq == 0 || s.dropping[p] {
+		if p == "/" || parent(p) != "/" || len(n.kids) > 0 || n.cversion == 0 || s.dropping[p] {
 			continue
 		}
 		if s.dropping == nil {
@@ -44,7 +44,7 @@ func (s *Server) checkContainers(now sim.LocalTime, out *sim.Outputs) {
 		}
 		s.dropping[p] = true
 		out.Observe(sim.Note(sim.NoProc, "%s deletes the empty container %s: its sequential counter (at %d) goes with it",
-			s.env.Name, p, n.nextSeq))
+			s.env.Name, p, n.cversion))
 		s.propose(now, &txn{Kind: txDelete, Path: p, Client: sim.NoProc, Origin: sim.NoProc, Version: -1}, out)
 	}
 }

@@ -50,20 +50,22 @@ func (s *Server) request(now sim.LocalTime, from sim.ProcID, m sim.Message, out 
 	case OpClose:
 		s.write(now, &txn{Kind: txCloseSession, Session: sess, Client: from, Origin: s.env.ID, Req: m.ID}, out)
 	case OpDelete:
-		version := int64(-1) // M carries the expected version; without it, any
+		version := int64(-1) // the expected version; -1, or none, is any
 		if m.Has(ArgVersion) {
 			version = m.Num(ArgVersion)
 		}
 		s.write(now, &txn{Kind: txDelete, Session: sess, Client: from, Path: m.Key, Origin: s.env.ID, Req: m.ID,
 			Version: version}, out)
 	case OpGetChildren:
-		if m.Opts == "WATCH" {
-			s.watches.watchChildren(m.Key, sess)
-		}
 		out.Observe(sim.Observation{Kind: sim.ObsCounter, Client: from, By: sim.NoProc, Name: "getchildren_calls", Value: 1})
 		if _, ok := s.t.nodes[m.Key]; !ok {
+			// No watch either: a child watch is set only on a node that
+			// exists (exists, below, sets its watch on a missing node too).
 			reply(sim.Message{Op: RepError, Key: m.Key, Value: ErrNoNode})
 			return
+		}
+		if m.Opts == "WATCH" {
+			s.watches.watchChildren(m.Key, sess)
 		}
 		reply(sim.Message{Op: RepChildren, Key: m.Key, Body: childList(s.t.wireChildren(m.Key))})
 	case OpExists:

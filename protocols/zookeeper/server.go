@@ -26,7 +26,7 @@ const (
 	RepChildren  = "CHILDREN"
 	RepStat      = "STAT"
 	RepClosed    = "CLOSED"
-	RepError     = "ERROR" // Value: SESSIONEXPIRED, CONNECTIONLOSS, NONODE
+	RepError     = "ERROR" // Value: one of the Err names below
 	RepWatch     = "WATCH" // Opts: NodeDeleted, NodeChildrenChanged, NodeCreated
 
 	ErrSessionExpired = "SESSIONEXPIRED"
@@ -35,6 +35,8 @@ const (
 	ErrBadVersion     = "BADVERSION"
 	ErrNodeExists     = "NODEEXISTS"
 	ErrNotEmpty       = "NOTEMPTY"
+	// ErrNoChildrenForEphemerals: an ephemeral node has no children.
+	ErrNoChildrenForEphemerals = "NOCHILDRENFOREPHEMERALS"
 
 	// Between servers.
 	opRequest    = "REQUEST"    // a follower forwards a write to the leader
@@ -62,7 +64,7 @@ const (
 	// ArgTimeout is the session timeout in ms: asked for by CONNECT, negotiated
 	// by CONNECTED.
 	ArgTimeout = sim.Num2
-	// ArgVersion is a DELETE's expected version (absent: any version).
+	// ArgVersion is a DELETE's expected version (absent, or -1: any version).
 	ArgVersion = sim.Num2
 	// ArgZxid is a transaction id: a created node's czxid (CREATED, STAT), what a
 	// follower ACKs, what is COMMITted, the last zxid a VOTE carries.
@@ -269,6 +271,10 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 		}
 		reply = &sim.Message{Op: RepClosed}
 	case txCreate:
+		if p := t.nodes[parent(x.Path)]; p != nil && p.ephemeral != 0 {
+			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoChildrenForEphemerals}
+			break
+		}
 		if _, ok := t.nodes[x.Path]; ok {
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNodeExists}
 			break
@@ -278,14 +284,14 @@ func (s *Server) apply(now sim.LocalTime, x *txn, out *sim.Outputs) {
 			owner = x.Session
 		}
 		t.create(x.Path, x.Zxid, owner)
-		t.bumpSeq(x)
+		t.countChild(x)
 		s.notify(s.watches.created(x.Path), out)
 		reply = new(sim.Message{Op: RepCreated, Key: x.Path}.With(ArgZxid, x.Zxid))
 	case txDelete:
 		switch n, ok := t.nodes[x.Path]; {
 		case !ok:
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNoNode}
-		case x.Version >= 0 && n.version != x.Version:
+		case x.Version != -1 && n.version != x.Version: // -1 is any version; -2 is a version too
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrBadVersion}
 		case len(n.kids) > 0:
 			reply = &sim.Message{Op: RepError, Key: x.Path, Value: ErrNotEmpty}

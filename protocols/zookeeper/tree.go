@@ -16,7 +16,13 @@ type znode struct {
 	czxid, mzxid int64
 	version      int64
 	ephemeral    int64 // the owning session, or 0
-	nextSeq      int64 // the sequential counter for children
+	// cversion counts the children created under the node (ZooKeeper's
+	// stat.cversion, as 3.8 keeps it: a delete does not move it, nor does a
+	// create refused NODEEXISTS). It is the sequential counter: a sequential
+	// create gets the parent's cversion as its 10-digit suffix, so a plain
+	// child counts too, and a plain child named like the next sequential one
+	// makes that create fail (PrepRequestProcessor).
+	cversion int64
 	// kids are the children's names in the order they were added, and slots
 	// the size of the table of the Java HashSet a real server keeps them in
 	// (DataNode.children): together they give the order getChildren answers.
@@ -89,18 +95,18 @@ func (t *tree) create(path string, zxid, owner int64) {
 	t.link(path)
 }
 
-// bumpSeq keeps a parent's sequential counter past a created name, on every
+// countChild moves a parent's cversion to what a create leaves it at, on every
 // server, for logged and applied creates alike: a follower that becomes leader,
-// or a leader that recovers proposals from its disk, never reuses a name.
-func (t *tree) bumpSeq(x *txn) {
-	if x.Kind != txCreate || !x.Sequential {
+// or a leader that recovers proposals from its disk, never reuses a name. The
+// leader decided the value when it proposed the create (Server.propose); a
+// create it knew would be refused carries 0 and counts for nothing. Taking the
+// larger value makes logging the same proposal twice harmless.
+func (t *tree) countChild(x *txn) {
+	if x.Kind != txCreate || x.Cversion == 0 {
 		return
 	}
-	var seq int64
-	if _, err := fmt.Sscanf(x.Path[max(len(x.Path)-10, 0):], "%d", &seq); err == nil {
-		p := t.node(parent(x.Path))
-		p.nextSeq = max(p.nextSeq, seq+1)
-	}
+	p := t.node(parent(x.Path))
+	p.cversion = max(p.cversion, x.Cversion)
 }
 
 // drop removes a node from the tree and from its parent's children.
@@ -199,6 +205,10 @@ type txn struct {
 	Origin     sim.ProcID // the server the client talks to, which answers it
 	Req        uint64     // the client's request id
 	Version    int64      // delete: the version the node must have, or -1 for any
+	// Cversion (create) is the parent's cversion once this create is done,
+	// decided by the leader; 0 for a create it found would be refused
+	// NODEEXISTS, which leaves the counter where it was.
+	Cversion int64
 }
 
 // changesNodes: the transaction creates or deletes nodes (and so may change a

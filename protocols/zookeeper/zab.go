@@ -180,11 +180,19 @@ func (s *Server) propose(now sim.LocalTime, req *txn, out *sim.Outputs) {
 	x := &cp
 	switch x.Kind {
 	case txCreate:
-		// The leader decides the sequential name from the parent's counter; the
-		// counter moves on when the proposal is logged (logTxn), so no name is
-		// issued twice, even for proposals not committed yet.
+		// The leader decides the sequential name from the parent's cversion,
+		// which counts every child created under it, sequential or not
+		// (ZooKeeper's PrepRequestProcessor appends "%010d" of it). The counter
+		// moves on when the proposal is logged (logTxn), so no name is issued
+		// twice, even for proposals not committed yet; a create that will be
+		// refused, because its name is taken, leaves it where it was, and the
+		// next sequential create gets the same, taken, name.
+		p := s.t.node(parent(x.Path))
 		if x.Sequential {
-			x.Path = fmt.Sprintf("%s%010d", x.Path, s.t.node(parent(x.Path)).nextSeq)
+			x.Path = fmt.Sprintf("%s%010d", x.Path, p.cversion)
+		}
+		if !s.willExist(x.Path) && !s.willBeEphemeral(parent(x.Path)) {
+			x.Cversion = p.cversion + 1
 		}
 	case txCreateSession:
 		x.Session = s.epoch<<32 | int64(s.env.ID+1)<<24 | (s.counter + 1)
@@ -215,7 +223,7 @@ func (s *Server) logTxn(x *txn) {
 	if x.Zxid <= s.t.lastZxid || slices.ContainsFunc(s.log, func(y *txn) bool { return y.Zxid == x.Zxid }) {
 		return
 	}
-	s.t.bumpSeq(x)
+	s.t.countChild(x)
 	s.log = append(s.log, x)
 	slices.SortFunc(s.log, func(a, b *txn) int { return int(a.Zxid - b.Zxid) })
 }
@@ -267,6 +275,45 @@ func (s *Server) next(zxid int64) bool {
 		return zxid == last+1
 	}
 	return zxid>>32 > last>>32 && zxid&0xffffffff == 1
+}
+
+// willExist: path names a node once everything the leader has logged is
+// applied, as ZooKeeper's PrepRequestProcessor sees it through its outstanding
+// changes: the applied tree, then the logged creates that will succeed, the
+// deletes, and the ephemeral nodes of the sessions being closed.
+func (s *Server) willExist(path string) bool {
+	var owner int64
+	n, ok := s.t.nodes[path]
+	if ok {
+		owner = n.ephemeral
+	}
+	for _, y := range s.log {
+		switch {
+		case y.Kind == txCreate && y.Path == path && y.Cversion > 0:
+			ok, owner = true, 0
+			if y.Ephemeral {
+				owner = y.Session
+			}
+		case y.Kind == txDelete && y.Path == path && (y.Version == -1 || y.Version == 0): // a node's version is always 0
+			ok = false
+		case y.Kind == txCloseSession && ok && owner != 0 && owner == y.Session:
+			ok = false
+		}
+	}
+	return ok
+}
+
+// willBeEphemeral: path names an ephemeral node once everything logged is
+// applied (a create under it will be refused NOCHILDRENFOREPHEMERALS).
+func (s *Server) willBeEphemeral(path string) bool {
+	n := s.t.nodes[path]
+	eph := n != nil && n.ephemeral != 0
+	for _, y := range s.log {
+		if y.Kind == txCreate && y.Path == path && y.Cversion > 0 {
+			eph = y.Ephemeral
+		}
+	}
+	return eph && s.willExist(path)
 }
 
 func (s *Server) lastLogged() int64 {
