@@ -16,7 +16,7 @@ import (
 // timeout status on a job whose worker died, so that the job runs: safe, only
 // slow, when the reaper's clock is slow. A reaper whose clock is fast resets a
 // job a live worker still runs: two runs at once. The catalogue tells each once
-// (zset-state-reaper-recovers-crashed-job, zset-state-reaper-fast-clock); these
+// (zset-state-reaper-slow-clock, zset-state-reaper-fast-clock); these
 // tellings use other names, timings, faults and clock errors, and the verdicts
 // are computed by the checker from the run.
 
