@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -186,6 +187,11 @@ func (e *etcdLive) post(member, path string, body any, into any) error {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.url(member, path), bytes.NewReader(b))
 	resp, err := http.DefaultClient.Do(req)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// etcd holds a request it cannot serve (no leader) until its own
+		// request timeout, 5 s plus two election timeouts: ours comes first.
+		return etcdError("no answer within 5s")
+	}
 	if err != nil {
 		return err
 	}

@@ -448,6 +448,23 @@ c1> delete L/#1
 c1> get L/#1
 c7> watch L/#1 from 1
 c8> watch L/#1 from 6`},
+		// A member whose leader and the third member are dead has no leader
+		// after an election timeout. The model answers etcd's "no leader" at
+		// once; etcd holds the request until its request timeout (a deliberate
+		// difference, etcd-no-leader in docs/fidelity.md).
+		fcase{name: "no-leader", config: "e1; e2; e3", timing: true, script: `
+c1@e3> get L
+crash e1
+crash e2
+sleep 3s
+c1@e3> get L
+sleep 6s
+c1@e3> get L`,
+			differs: []difference{{
+				real:  "sleep 3s\nc1@e3> get L\nsleep 6s\n  c1@e3: error: no answer within 5s\nc1@e3> get L\n",
+				model: "sleep 3s\nc1@e3> get L\n  c1@e3: error: etcdserver: no leader\nsleep 6s\nc1@e3> get L\n  c1@e3: error: etcdserver: no leader\n",
+				why:   "etcd-no-leader",
+			}}},
 		// The lessor revokes an expired lease on its own: here 2 s, the minimum
 		// with etcd's defaults. etcd checks every 500 ms (the model at each
 		// heartbeat): both have revoked it 600 ms after it ran out.
