@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -186,6 +187,11 @@ func (e *etcdLive) post(member, path string, body any, into any) error {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.url(member, path), bytes.NewReader(b))
 	resp, err := http.DefaultClient.Do(req)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// etcd holds a request it cannot serve (no leader) until its own
+		// request timeout, 5 s plus two election timeouts: ours comes first.
+		return etcdError("no answer within 5s")
+	}
 	if err != nil {
 		return err
 	}
@@ -407,12 +413,15 @@ func (c *etcdLiveConn) request(r etcdRequest) string {
 	return "error: unknown request " + r.verb
 }
 
-// watch streams a watch's answers: "watching" once etcd created it, then a
-// line per deletion (concurrency's waitDelete filters out puts).
+// watch streams a watch's answers: "watching" once etcd created it, then its
+// first deletion, as concurrency's waitDelete takes it: it filters out puts
+// (NOPUT) and returns, closing the watch, at the first DELETE.
 func (c *etcdLiveConn) watch(r etcdRequest) {
 	b, _ := json.Marshal(map[string]any{"create_request": map[string]any{"key": b64(r.key),
 		"start_revision": strconv.FormatInt(r.n, 10), "filters": []string{"NOPUT"}}})
-	req, _ := http.NewRequestWithContext(c.ctx, http.MethodPost, c.e.url(c.member, "/v3/watch"), bytes.NewReader(b))
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.e.url(c.member, "/v3/watch"), bytes.NewReader(b))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.reply(opReply, "error: "+err.Error())
@@ -438,6 +447,9 @@ func (c *etcdLiveConn) watch(r etcdRequest) {
 		}
 		for _, ev := range w.Result.Events {
 			c.reply(opEvent, fmt.Sprintf("%s %s at %d", ev.Type, c.e.leases.show(string(ev.KV.Key)), ev.KV.ModRevision))
+			if ev.Type == "DELETE" {
+				return // waitDelete's return: the watch is cancelled
+			}
 		}
 	}
 }

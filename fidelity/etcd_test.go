@@ -33,7 +33,8 @@ import (
 //
 // Leases are named #1, #2, ... in the order they are granted, in requests and
 // replies alike, because real lease ids are 64-bit numbers the server picks
-// and the model's are its log indexes.
+// and the model's are its log indexes. #0 is no lease (a key put without one,
+// "L/0"), #none a lease never granted.
 
 func init() {
 	systems = append(systems, system{name: "etcd", cases: etcdCases(), model: etcdModel})
@@ -75,8 +76,20 @@ func (l *leases) name(id int64) string {
 	return fmt.Sprintf("#%d", len(l.ids))
 }
 
-// id is the lease a script's #n names.
+// unknownLease is the lease a script's #none names: an id no server has
+// granted (the model's ids are small log indexes; a real server's are random
+// 63-bit numbers, and this one is as unlikely as any).
+const unknownLease = 0x7eadbeefcafe0001
+
+// id is the lease a script's #n names; #0 is no lease (etcd's lease 0: a key
+// put without one), #none a lease never granted.
 func (l *leases) id(name string) (int64, error) {
+	switch name {
+	case "#0":
+		return 0, nil
+	case "#none":
+		return unknownLease, nil
+	}
 	n, err := strconv.Atoi(strings.TrimPrefix(name, "#"))
 	if err != nil || n < 1 || n > len(l.ids) || !strings.HasPrefix(name, "#") {
 		return 0, fmt.Errorf("no lease %s granted yet", name)
@@ -104,6 +117,9 @@ func (l *leases) show(k string) string {
 		if k[i+1:] == fmt.Sprintf("%x", id) {
 			return fmt.Sprintf("%s#%d", k[:i+1], n+1)
 		}
+	}
+	if k[i+1:] == fmt.Sprintf("%x", int64(unknownLease)) {
+		return k[:i+1] + "#none"
 	}
 	return k
 }
@@ -345,6 +361,110 @@ c1> get L/#1
 c1> get M/#1
 c2> before L 3
 c1> keepalive #1`},
+		// Every request, option, error reply and read path the model accepts
+		// (protocols/etcd: member.go's client, store.go's apply, the watch),
+		// each against etcd (issue 31).
+		//
+		// LeaseGrant's TTL bounds: 0 and a negative TTL are raised to the
+		// minimum (the lessor's minLeaseTTL), the largest etcd allows
+		// (MaxLeaseTTL, 9,000,000,000 s) is granted as asked, one more is
+		// refused, and a keepalive answers the TTL granted.
+		fcase{name: "lease-ttl-bounds", config: "e1", script: `
+c1> grant 0
+c1> grant -5
+c1> grant 9000000000
+c1> keepalive #3
+c1> grant 9000000001
+c1> grant 60
+c1> keepalive #4
+c1> keepalive #1`},
+		// The lease errors: a keepalive, a revoke and the Mutex's Txn naming a
+		// lease never granted, and a Txn with no lease at all (lease 0: the key
+		// is put without one, and a revoke cannot delete it).
+		fcase{name: "lease-errors", config: "e1", script: `
+c1> keepalive #none
+c1> revoke #none
+c1> lock L #none
+c1> get L/#none
+c1> lock L #0
+c1> get L/0
+c1> lock L #0
+c1> grant 10
+c1> lock L #1
+c1> revoke #1
+c1> get L/0
+c1> get L/#1
+c1> delete L/0
+c1> get L/0`},
+		// Range's forms: one key; the last created under a prefix at or before a
+		// revision (waitDeletes' WithLastCreate, WithMaxCreateRev), where 0 means
+		// no bound; a prefix is a byte prefix ("L/" holds "L/x/#3" and not
+		// "LL/#2"); the Mutex's oldest under a prefix with nested keys.
+		fcase{name: "range-forms", config: "e1", script: `
+c1> grant 10
+c1> before L 0
+c1> lock L #1
+c2> grant 10
+c2> lock LL #2
+c3> grant 10
+c3> lock L/x #3
+c1> before L 0
+c1> before L 1
+c1> before L 2
+c1> before L 3
+c1> before L 4
+c1> before L 100
+c1> before LL 0
+c1> before L/x 0
+c1> get L
+c1> get L/
+c1> get LL/#2
+c3> lock L/x #3
+c1> delete L/#1
+c1> before L 0
+c3> lock L #3
+c1> get L/#3`},
+		// Watch's forms (for deletions, as concurrency's waitDelete asks): a
+		// deletion at or after the start revision fires at once from the history,
+		// one before it does not; start revision 0 is "from now", no history; a
+		// future start revision ignores deletions before it; a put does not fire
+		// (NOPUT); a key that never existed never fires; from a revision before
+		// several deletions, the first of them fires.
+		fcase{name: "watch-forms", config: "e1", script: `
+c1> grant 10
+c1> lock L #1
+c1> delete L/#1
+c2> watch L/#1 from 3
+c3> watch L/#1 from 4
+c4> watch L/#1 from 0
+c5> watch L/#1 from 9
+c6> watch M/#1 from 1
+c1> lock L #1
+c1> delete L/#1
+c1> lock L #1
+c1> delete L/#1
+c1> lock L #1
+c1> delete L/#1
+c1> get L/#1
+c7> watch L/#1 from 1
+c8> watch L/#1 from 6`},
+		// A member whose leader and the third member are dead has no leader
+		// after an election timeout. The model answers etcd's "no leader" at
+		// once; etcd holds the request until its request timeout (a deliberate
+		// difference, etcd-no-leader in docs/fidelity.md).
+		fcase{name: "no-leader", config: "e1; e2; e3", timing: true, script: `
+c1@e3> get L
+crash e1
+crash e2
+sleep 3s
+c1@e3> get L
+sleep 6s
+c1@e3> get L`,
+			differs: []difference{{
+				real:  "sleep 3s\nc1@e3> get L\nsleep 6s\n  c1@e3: error: no answer within 5s\nc1@e3> get L\n",
+				model: "sleep 3s\nc1@e3> get L\n  c1@e3: error: etcdserver: no leader\nsleep 6s\nc1@e3> get L\n  c1@e3: error: etcdserver: no leader\n",
+				why:   "etcd-no-leader",
+			}}},
 		// The lessor revokes an expired lease on its own: here 2 s, the minimum
 		// with etcd's defaults. etcd checks every 500 ms (the model at each
 		// heartbeat): both have revoked it 600 ms after it ran out.

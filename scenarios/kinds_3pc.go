@@ -21,6 +21,9 @@ func build3PCCoordinator(a *Args) func(sim.Env) sim.Process {
 	cfg.Participants = a.Refs("participants", "3pc-participant")
 	cfg.Timeout = a.Positive("timeout", cfg.Timeout, "")
 	cfg.SendGap = a.Dur("send-gap", cfg.SendGap)
+	// ack-timeout=abort: 3PC as textbooks and Wikipedia state it
+	// (docs/protocols/2pc-3pc.md, "Common mistakes")
+	cfg.AckTimeoutAbort = a.Switch("ack-timeout", cfg.AckTimeoutAbort, "commit", "abort")
 	return threepc.NewCoordinator(cfg)
 }
 

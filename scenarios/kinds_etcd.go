@@ -45,6 +45,9 @@ func buildEtcdClient(a *Args) func(sim.Env) sim.Process {
 	// wait-check=none: the Mutex before etcd#11456's fix (docs/protocols/etcd.md, "Common mistakes")
 	cfg.NoWaitCheck = a.Switch("wait-check", cfg.NoWaitCheck, "key", "none")
 	cfg.DeadlineLoop = a.Switch("lease-deadline", cfg.DeadlineLoop, "timer", "loop")
+	// session-done=ignore: an application that never looks at Session.Done()
+	// (docs/protocols/etcd.md, "Common mistakes")
+	cfg.IgnoreSessionDone = a.Switch("session-done", cfg.IgnoreSessionDone, "stop", "ignore")
 	if a.Given("ttl") && (cfg.TTL < time.Second || cfg.TTL%time.Second != 0) && !a.Failed() {
 		a.Fail("ttl", "ttl="+a.Text("ttl")+" is not a whole number of seconds", "etcd grants leases in whole seconds: write ttl=5s")
 	}

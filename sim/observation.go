@@ -83,6 +83,12 @@ const (
 	ReasonValidity = "validity" // the client's own validity timer fired
 	ReasonRetry    = "retry"    // an attempt failed and the client will retry
 	ReasonNoRetry  = "no-retry" // an attempt failed and the client gives up
+	// ReasonReset: a recovery built into the protocol took the grant back from
+	// its owner, judging it stuck (a state-transition lock's reaper resetting a
+	// job in progress past reap-after). Like a lease's expiry, it ends the
+	// grant's promise at the reset; an owner still running is judged by
+	// mutex-belief.
+	ReasonReset = "reset"
 	// ReasonRecovered is on an ObsStored, not an end: a node that restarted found
 	// the value on its disk, so a grant it had made survived the restart.
 	ReasonRecovered = "recovered"

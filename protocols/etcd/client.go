@@ -33,6 +33,16 @@ type ClientConfig struct {
 	// learns that its lease may be gone up to a second after the deadline.
 	// Off, the deadline is a timer that fires exactly at it.
 	DeadlineLoop bool
+	// IgnoreSessionDone is an application that never looks at its session's
+	// Done channel (clientv3's Session.Done: "a channel that closes when the
+	// lease is orphaned, expires, or is otherwise no longer being refreshed").
+	// Once the Mutex has told it that it holds the lock, it goes on believing
+	// so after its lease is lost and its key deleted, until it releases: the
+	// application Jepsen's etcd 3.4.3 test was, which etcd issue 11456 answered
+	// with "the lock holder have to check ... the remaining lease timeout
+	// before doing anything". Off, the application stops believing when Done
+	// closes.
+	IgnoreSessionDone bool
 }
 
 // deadlineLoopPeriod is how often clientv3's lessor looks at its keepalives'
@@ -342,6 +352,10 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 		c.hold(out)
 	case lockReleasing:
 		c.key = ""
+		if c.lease == 0 { // the session was over already (an application that ignored Done)
+			c.state = lockIdle
+			return
+		}
 		c.revoke(out)
 	case lockRevoking:
 		c.state, c.lease = lockIdle, 0
@@ -372,6 +386,19 @@ func (c *Client) leaseLost(why string, out *sim.Outputs) {
 	if c.cfg.NoWaitCheck && (c.state == lockFinding || c.state == lockWatching) {
 		// etcd#11456: the waiting Mutex watched only its predecessor's key.
 		out.Observe(sim.Note(c.env.ID, "%s: %s; its Mutex, waiting, does not look", c.env.Name, why))
+		return
+	}
+	if c.cfg.IgnoreSessionDone && c.state == lockHolding {
+		// The session is over (Done closed) and the library stops renewing, but
+		// the application never looks: it keeps its belief, and its key name,
+		// until it releases.
+		out.Observe(sim.Note(c.env.ID, "%s: %s; Session.Done() is closed, but the application does not look: it still believes it holds %s",
+			c.env.Name, why, c.lock))
+		c.lease, c.watched, c.pending = 0, "", sim.Message{}
+		c.ka.Stop(out)
+		out.CancelTimer(timerRequest)
+		out.CancelTimer(timerRetry)
+		out.CancelTimer(timerDeadline)
 		return
 	}
 	out.Observe(sim.Note(c.env.ID, "%s: %s", c.env.Name, why))

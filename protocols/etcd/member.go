@@ -33,12 +33,18 @@ const (
 
 	ErrNoLeader      = "etcdserver: no leader"
 	ErrLeaseNotFound = "etcdserver: requested lease not found"
+	// ErrLeaseTTLTooLarge answers a LeaseGrant above MaxLeaseTTL.
+	ErrLeaseTTLTooLarge = "etcdserver: too large lease TTL"
 
 	optLastCreate = "LAST-CREATE"
 
 	// Service names the cluster's grants in observations.
 	Service = "etcd"
 )
+
+// MaxLeaseTTL is the longest lease etcd grants (the lessor's MaxLeaseTTL,
+// 9,000,000,000 s); a LeaseGrant above it is refused with ErrLeaseTTLTooLarge.
+const MaxLeaseTTL = 9_000_000_000 * time.Second
 
 // The numbers etcd messages carry (sim.Arg).
 const (
@@ -204,6 +210,11 @@ func (m *Member) client(now sim.LocalTime, from sim.ProcID, msg sim.Message, out
 	c := &cmd{Client: from, Origin: m.env.ID, Req: msg.ID}
 	switch msg.Op {
 	case OpGrant:
+		if msg.Num(ArgTTL) > MaxLeaseTTL.Milliseconds() {
+			// The lessor refuses it as it applies the grant; nothing changes.
+			out.Send(from, sim.Message{Op: RepError, ID: msg.ID, Value: ErrLeaseTTLTooLarge})
+			return
+		}
 		c.Kind, c.TTL = cmdGrant, max(time.Duration(msg.Num(ArgTTL))*time.Millisecond, m.minTTL())
 	case OpRevoke:
 		c.Kind, c.Lease = cmdRevoke, msg.Num(ArgLease)
@@ -242,12 +253,18 @@ func (m *Member) minTTL() time.Duration {
 	return (time.Duration(3*ticks/2)*m.cfg.Heartbeat + time.Second - 1).Truncate(time.Second)
 }
 
-// watch registers a watch for the deletion of key from revision from on; a
-// deletion this member already applied fires it at once (etcd's watch history).
+// watch registers a watch for the deletion of key from revision from on; the
+// first deletion this member already applied at or after from fires it at once
+// (etcd's watch history). From 0 is etcd's "from now": no history. The watch
+// is one-shot, as concurrency's waitDelete uses it: the first DELETE ends it.
 func (m *Member) watch(client sim.ProcID, key string, from int64, out *sim.Outputs) {
-	if rev, ok := m.st.deleted[key]; ok && rev >= from {
-		out.Send(client, deleteEvent(key, rev))
-		return
+	if from > 0 {
+		for _, rev := range m.st.deleted[key] {
+			if rev >= from {
+				out.Send(client, deleteEvent(key, rev))
+				return
+			}
+		}
 	}
 	w := watcher{client, from}
 	if !slices.Contains(m.watches[key], w) { // a renewal of a watch it has
@@ -278,10 +295,21 @@ func (m *Member) applyEntry(now sim.LocalTime, e entry, replaying bool, out *sim
 	}
 	if m.st.rev != before {
 		for _, k := range slices.Sorted(maps.Keys(m.watches)) {
-			if rev, ok := m.st.deleted[k]; ok && rev > before {
-				for _, w := range m.watches[k] {
-					out.Send(w.client, deleteEvent(k, rev))
+			revs := m.st.deleted[k]
+			if len(revs) == 0 || revs[len(revs)-1] <= before {
+				continue
+			}
+			rev := revs[len(revs)-1]
+			// A watch from a revision still to come waits for a deletion at or
+			// after it.
+			m.watches[k] = slices.DeleteFunc(m.watches[k], func(w watcher) bool {
+				if rev < w.from {
+					return false
 				}
+				out.Send(w.client, deleteEvent(k, rev))
+				return true
+			})
+			if len(m.watches[k]) == 0 {
 				delete(m.watches, k)
 			}
 		}

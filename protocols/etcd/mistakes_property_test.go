@@ -77,3 +77,47 @@ func TestPropertyMutexWithWaitCheckSurvivesTheCut(t *testing.T) {
 		}
 	})
 }
+
+// Issue 31, item 9a: an application that ignores Session.Done(). drawHolderCut
+// draws its story with random times: c1 holds first, c2 queues behind it; c1
+// is cut off from the cluster for longer than its 2 s lease, and both release
+// some time after the heal.
+func drawHolderCut(t *rapid.T) world {
+	c2 := ms(rapid.IntRange(200, 800).Draw(t, "c2_start_ms"))
+	cut := ms(rapid.IntRange(300, 1500).Draw(t, "cut_ms"))
+	heal := cut + ms(rapid.IntRange(3000, 6000).Draw(t, "cut_for_ms"))
+	return world{Case: simtest.Case{Seed: rapid.Uint64().Draw(t, "world_seed"), Clients: 2,
+		Starts: []time.Duration{100 * time.Millisecond, c2},
+		// A hold is counted from the client's start: c2 waits for c1's lease
+		// to run out and holds past the heal.
+		Holds: []time.Duration{heal + ms(rapid.IntRange(200, 3000).Draw(t, "c1_release_after_heal_ms")) - 100*time.Millisecond,
+			heal - c2 + ms(rapid.IntRange(500, 3000).Draw(t, "c2_release_after_heal_ms"))},
+		Faults: fault.Schedule{{Kind: fault.Partition, Proc: "c1", Peer: "e1,e2,e3", At: cut, Dur: heal - cut}},
+	}, net: netOf()}
+}
+
+// Ignoring Done, c1 believes until its release, after the heal, and etcd has
+// granted L to c2 by then: two believers, every time. etcd itself never
+// grants twice (grant-exclusive holds).
+func TestPropertyIgnoringSessionDoneOverlapsTheNextHolder(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		s := drawHolderCut(t)
+		rep := check.Check(runTrace(s, etcd.ClientConfig{IgnoreSessionDone: true}), check.Options{})
+		if len(violations(rep, "mutex-belief")) == 0 {
+			t.Fatalf("mutex-belief holds: c1 ignored Done and still nobody believed beside it\nschedule: %s", s)
+		}
+		if v := violations(rep, "grant-exclusive"); len(v) > 0 {
+			t.Fatalf("grant-exclusive violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
+		}
+	})
+}
+
+// Looking at Done (the default), the same stories keep the two apart.
+func TestPropertyStoppingAtSessionDoneKeepsThemApart(t *testing.T) {
+	simtest.Check(t, 10, func(t *rapid.T) {
+		s := drawHolderCut(t)
+		if v := mutexBeliefOf(s, etcd.ClientConfig{}); len(v) > 0 {
+			t.Fatalf("mutex-belief violated at %s: %s\nschedule: %s", v[0].At, v[0].Detail, s)
+		}
+	})
+}

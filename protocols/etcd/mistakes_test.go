@@ -89,3 +89,67 @@ func TestTheDeadlineLoopNoticesWithinASecond(t *testing.T) {
 		t.Errorf("the loop noticed %s after the timer (at %s, %s), want within (0, 1s]", lag, timer, loop)
 	}
 }
+
+// Issue 31, item 9a (docs/protocols/etcd.md, "Common mistakes"): an
+// application that ignores Session.Done() keeps believing after its lease is
+// gone, told a second way. The catalogue's etcd-session-done-ignored cuts the
+// holder off with a 5 s lease; here the lease is 2 s, three clients queue, and
+// the second story is Jepsen's whole finding: the Mutex before etcd#11456's
+// fix tells a waiter whose lease expired that it holds the lock, and an
+// application that ignores Done goes on believing after the next keepalive
+// says the lease is gone, where one that looks stops.
+func TestAnApplicationThatIgnoresSessionDoneKeepsBelieving(t *testing.T) {
+	for _, ignore := range []bool{true, false} {
+		// c1 holds and is cut off from the cluster for 4 s; c2 and c3 queue.
+		tr, rep := mutexStory(3, etcd.ClientConfig{IgnoreSessionDone: ignore}, func(w *sim.World, c []sim.ProcID) {
+			command(w, 50*time.Millisecond, c[0], etcd.CmdAcquire)
+			command(w, 400*time.Millisecond, c[1], etcd.CmdAcquire)
+			command(w, 700*time.Millisecond, c[2], etcd.CmdAcquire)
+			w.Schedule(sim.Time(800*time.Millisecond), sim.Action{Kind: sim.ActPartition, A: c[:1], B: []sim.ProcID{0, 1, 2}})
+			w.Schedule(sim.Time(4800*time.Millisecond), sim.Action{Kind: sim.ActHeal})
+			command(w, 6*time.Second, c[0], etcd.CmdRelease)
+			command(w, 7*time.Second, c[1], etcd.CmdRelease)
+		}, 9*time.Second)
+		var c1End sim.Time = -1
+		for _, o := range tr.Observations() {
+			if o.Kind == sim.ObsBeliefEnd && tr.Name(o.Client) == "c1" {
+				c1End = o.At
+				break
+			}
+		}
+		r, _ := rep.Result("mutex-belief")
+		g, _ := rep.Result("grant-exclusive")
+		released := c1End >= sim.Time(6*time.Second)
+		if released != ignore || r.Holds() == ignore || !g.Holds() {
+			t.Errorf("ignore Done %v: c1 stopped believing at %s (at its release: %v); mutex-belief %s, grant-exclusive %s",
+				ignore, c1End, released, r.Status(), g.Status())
+		}
+	}
+	for _, ignore := range []bool{true, false} {
+		// Before etcd#11456's fix: c2 waits, is cut off past its lease, and is
+		// told it holds L when c1 releases after the heal.
+		tr, _ := mutexStory(3, etcd.ClientConfig{NoWaitCheck: true, IgnoreSessionDone: ignore}, func(w *sim.World, c []sim.ProcID) {
+			command(w, 100*time.Millisecond, c[0], etcd.CmdAcquire)
+			command(w, 300*time.Millisecond, c[1], etcd.CmdAcquire)
+			command(w, 500*time.Millisecond, c[2], etcd.CmdAcquire)
+			w.Schedule(sim.Time(time.Second), sim.Action{Kind: sim.ActPartition, A: c[1:2], B: []sim.ProcID{0, 1, 2}})
+			w.Schedule(sim.Time(5*time.Second), sim.Action{Kind: sim.ActHeal})
+			command(w, 5500*time.Millisecond, c[0], etcd.CmdRelease)
+			command(w, 9*time.Second, c[1], etcd.CmdRelease)
+		}, 10*time.Second)
+		var start, end sim.Time = -1, -1
+		for _, o := range tr.Observations() {
+			switch {
+			case o.Kind == sim.ObsBeliefStart && tr.Name(o.Client) == "c2":
+				start = o.At
+			case o.Kind == sim.ObsBeliefEnd && tr.Name(o.Client) == "c2":
+				end = o.At
+			}
+		}
+		// Looking at Done, c2 stops at the next keepalive's answer (within
+		// TTL/3); ignoring it, only its release at 9 s ends the belief.
+		if start < 0 || end < 0 || (end >= sim.Time(9*time.Second)) != ignore {
+			t.Errorf("no wait check, ignore Done %v: c2 believed from %s to %s", ignore, start, end)
+		}
+	}
+}

@@ -36,14 +36,14 @@ type store struct {
 	rev     int64
 	keys    map[string]*kv
 	leases  map[int64]*lease
-	deleted map[string]int64 // each key's last deletion revision: the watch history
+	deleted map[string][]int64 // each key's deletion revisions, in order: the watch history
 	// holders is part of the replicated state, so a new leader reports grant
 	// changes from where the cluster was.
 	holders map[string]holder // by lock prefix
 }
 
 func newStore() *store {
-	return &store{rev: 1, keys: map[string]*kv{}, leases: map[int64]*lease{}, deleted: map[string]int64{},
+	return &store{rev: 1, keys: map[string]*kv{}, leases: map[int64]*lease{}, deleted: map[string][]int64{},
 		holders: map[string]holder{}}
 }
 
@@ -78,13 +78,15 @@ func (s *store) apply(idx int64, c *cmd) result {
 		return result{sim.Message{Op: RepRevoked, Value: fmt.Sprintf("lease %d", c.Lease)}, !c.Expired}
 	case cmdLockTxn:
 		l, ok := s.leases[c.Lease]
-		if !ok {
+		if !ok && c.Lease != 0 { // lease 0 is none: the key is put without one
 			return result{sim.Message{Op: RepError, Key: c.Key, Value: ErrLeaseNotFound}, true}
 		}
 		if _, exists := s.keys[c.Key]; !exists {
 			s.rev++
 			s.keys[c.Key] = &kv{create: s.rev, mod: s.rev, lease: c.Lease}
-			l.keys = append(l.keys, c.Key)
+			if ok {
+				l.keys = append(l.keys, c.Key)
+			}
 		}
 		mine := s.keys[c.Key].create
 		if _, ok := s.holders[c.Prefix]; !ok {
@@ -120,8 +122,8 @@ func (s *store) apply(idx int64, c *cmd) result {
 func (s *store) del(k string) {
 	x := s.keys[k]
 	delete(s.keys, k)
-	s.deleted[k] = s.rev
-	if l, ok := s.leases[x.lease]; ok {
+	s.deleted[k] = append(s.deleted[k], s.rev)
+	if l, ok := s.leases[x.lease]; ok && x.lease != 0 {
 		l.keys = slices.DeleteFunc(l.keys, func(y string) bool { return y == k })
 	}
 }
@@ -139,12 +141,13 @@ func (s *store) first(prefix string) (string, int64) {
 }
 
 // lastBefore is the key under prefix with the highest create revision at or
-// below maxRev: the predecessor a waiter watches.
+// below maxRev (any, when maxRev is 0, as etcd's max_create_revision 0 means
+// no bound): the predecessor a waiter watches.
 func (s *store) lastBefore(prefix string, maxRev int64) (string, int64) {
 	best, rev := "", int64(0)
 	// order-free: create revisions are unique, so one key has the highest
 	for k, x := range s.keys {
-		if strings.HasPrefix(k, prefix) && x.create <= maxRev && x.create > rev {
+		if strings.HasPrefix(k, prefix) && (maxRev <= 0 || x.create <= maxRev) && x.create > rev {
 			best, rev = k, x.create
 		}
 	}

@@ -193,7 +193,8 @@ func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *s
 	switch m.Op {
 	case OpZAdd:
 		_, claim := m.Body.(JobClaim)
-		return n.zadd(from, k, m.Opts, claim, out)
+		_, reset := m.Body.(JobReset)
+		return n.zadd(from, k, m.Opts, zmark{claim: claim, reset: reset}, out)
 	case OpZScore:
 		return n.zscore(k, m.Opts)
 	case OpSet:

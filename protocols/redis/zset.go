@@ -84,7 +84,8 @@ func parseScore(s string) (float64, bool) {
 
 // zadd runs ZADD key [NX|XX] [GT|LT] [CH] score member [score member ...], its
 // checks in the order Redis makes them (t_zset.c, zaddGenericCommand).
-func (n *Node) zadd(from sim.ProcID, k, opts string, claim bool, out *sim.Outputs) sim.Message {
+func (n *Node) zadd(from sim.ProcID, k, opts string, mark zmark, out *sim.Outputs) sim.Message {
+	claim := mark.claim
 	words := strings.Fields(opts)
 	var nx, xx, gt, lt, ch, incr bool
 	i := 0
@@ -159,7 +160,7 @@ flags:
 			continue
 		case score != cur.score:
 			changed++
-			n.zupdate(from, k, member, cur, score, xx && cur.score == 0 || claim && cur.score < 1, out)
+			n.zupdate(from, k, member, cur, score, xx && cur.score == 0 || claim && cur.score < 1, mark.reset, out)
 		}
 		processed++
 		last = score
@@ -181,12 +182,18 @@ flags:
 // zupdate changes an existing member's score, and reports the lock encodings'
 // grants: XX from 0 to 1 (the mutex's flip), or a job's claim from below 1 to
 // 1, grants the member to the caller (grants says the write may); any change
-// of a granted member ends its grant.
-func (n *Node) zupdate(from sim.ProcID, k, member string, cur zmember, score float64, grants bool, out *sim.Outputs) {
+// of a granted member ends its grant. A reaper's reset (reset: the write is
+// marked JobReset) ends another worker's claim as a recovery: the protocol's
+// own timeout taking a stuck job back, reported as sim.ReasonReset.
+func (n *Node) zupdate(from sim.ProcID, k, member string, cur zmember, score float64, grants, reset bool, out *sim.Outputs) {
 	m := zmember{score: score, owner: from}
 	if cur.granted {
+		why := ownerReason(from, entry{owner: cur.owner})
+		if reset && from != cur.owner {
+			why = sim.ReasonReset
+		}
 		out.Observe(sim.Observation{Kind: sim.ObsGrantEnd, Service: n.cfg.Service, Client: cur.owner, By: from,
-			Lock: member, Grant: zgrant(k), Reason: ownerReason(from, entry{owner: cur.owner})})
+			Lock: member, Grant: zgrant(k), Reason: why})
 	}
 	if grants && score == 1 {
 		m.granted = true
@@ -204,6 +211,16 @@ func (n *Node) reportGrant(client sim.ProcID, k, member string, out *sim.Outputs
 // message's Body), so that the node reports a claim that moves the job to in
 // progress (1) as a grant.
 type JobClaim struct{}
+
+// JobReset marks a ZADD as the state-transition lock's reaper resetting a job
+// it found stuck in progress (the message's Body), so that the node reports
+// the end of the claim it overwrites as a reset (sim.ReasonReset), not as
+// another client's deletion: the recovery the protocol is built to make.
+type JobReset struct{}
+
+// zmark is what the client's mark on a ZADD says: a job's claim, or a
+// reaper's reset.
+type zmark struct{ claim, reset bool }
 
 // zgrant names a sorted-set mutex grant in observations: the member at score 1
 // in key k.

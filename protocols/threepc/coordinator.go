@@ -14,6 +14,14 @@ type CoordinatorConfig struct {
 	// Timeout: votes or PreCommit acknowledgements not in by then. Missing
 	// votes abort; missing acknowledgements commit (default 1 s).
 	Timeout time.Duration
+	// AckTimeoutAbort is 3PC as many textbooks and Wikipedia's article state
+	// it: a coordinator whose PreCommit acknowledgements are not all in by
+	// Timeout aborts, while a participant in pre-commit that hears nothing
+	// commits on its own timeout (here, by the termination protocol). Off,
+	// Skeen's and Bernstein et al.'s rule: everyone voted yes, so missing
+	// acknowledgements commit, which is what a pre-committed participant
+	// left alone concludes too.
+	AckTimeoutAbort bool
 	// SendGap sends each phase's messages one participant at a time, this far
 	// apart, in the participants' order (0: all at once), as a coordinator
 	// making one call after another does.
@@ -67,10 +75,13 @@ func (c *Coordinator) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 	case sim.InTimer:
 		switch in.Timer {
 		case timerTimeout:
-			switch c.phase {
-			case coVoting:
+			switch {
+			case c.phase == coVoting:
 				c.finish(Abort, "not every vote arrived within "+sim.FormatDuration(c.cfg.Timeout), out)
-			case coPreCommitting:
+			case c.phase == coPreCommitting && c.cfg.AckTimeoutAbort:
+				c.finish(Abort, "not every PreCommit was acknowledged within "+sim.FormatDuration(c.cfg.Timeout)+
+					"; it aborts (ack-timeout=abort), though everyone had voted yes", out)
+			case c.phase == coPreCommitting:
 				c.finish(Commit, "not every PreCommit was acknowledged within "+sim.FormatDuration(c.cfg.Timeout)+
 					"; everyone had voted yes, so it commits", out)
 			}

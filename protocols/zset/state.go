@@ -113,5 +113,8 @@ func (c *Client) startRead(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	out.Observe(sim.Note(c.env.ID, "%s reaps %s: in progress for %s, at least reap-after %s; it resets it to failed",
 		c.env.Name, c.lock, since, sim.FormatDuration(c.cfg.ReapAfter)))
 	c.phase = phaseReaping
-	c.zadd(c.cfg.Key, fmt.Sprintf("XX CH %d %s", stateFailed, c.lock), out)
+	// Marked as a reset (redis.JobReset), so that the node reports the claim it
+	// ends as a recovery, not as another worker's deletion.
+	c.request(sim.Message{Op: redis.OpZAdd, Key: c.cfg.Key, Opts: fmt.Sprintf("XX CH %d %s", stateFailed, c.lock),
+		Body: redis.JobReset{}}, out)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/locksim/locksim/protocols/redis"
 	"github.com/locksim/locksim/protocols/zset"
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/check"
 )
 
 // Tests of the sorted-set locks of lostinsoba, "Distributed locks: NoSQL"
@@ -169,6 +170,46 @@ func TestStateReaperCannotTellASlowWorkerFromADeadOne(t *testing.T) {
 	tr := run(t, nil, []zset.Config{slow, cfg}, acquire(0, 1), acquire(2*time.Second, 2))
 	if starts, overlap := believers(tr); len(starts) != 2 || overlap != 2 {
 		t.Fatalf("runs by %v (at most %d at once), want a and b running the job together", starts, overlap)
+	}
+}
+
+// The reaper's reset is reported as a reset (the protocol's recovery), not as
+// another client's deletion, and the checker judges it so (issue 31, item 8;
+// lostinsoba's state transition lock, a timeout status set by another worker):
+// a crashed worker's job reaped and run again is neither a broken promise nor
+// a second run; a live worker's job reaped early is two runs at once.
+func TestReapResetEndsTheClaimAsAReset(t *testing.T) {
+	reaper := zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second, Retry: every(time.Second, 0), ReapAfter: 30 * time.Second}
+	for _, tc := range []struct {
+		name   string
+		w1     zset.Config
+		cmds   []cmd
+		want   map[string]string
+		reason string
+	}{
+		{"crashed worker", zset.Config{Mode: zset.ModeState, Hold: 10 * time.Second},
+			[]cmd{acquire(0, 1), crash(time.Second, 1), acquire(2*time.Second, 2)},
+			map[string]string{"grant-exclusive": "holds", "once-per-bucket": "holds", "mutex-belief": "holds"}, sim.ReasonReset},
+		{"live slow worker", zset.Config{Mode: zset.ModeState, Hold: time.Minute},
+			[]cmd{acquire(0, 1), acquire(2*time.Second, 2)},
+			map[string]string{"grant-exclusive": "holds", "once-per-bucket": "violated", "mutex-belief": "violated"}, sim.ReasonReset},
+	} {
+		tr := run(t, nil, []zset.Config{tc.w1, reaper}, tc.cmds...)
+		var reasons []string
+		for _, o := range tr.Observations() {
+			if o.Kind == sim.ObsGrantEnd && o.Client == 1 {
+				reasons = append(reasons, o.Reason)
+			}
+		}
+		if len(reasons) != 1 || reasons[0] != tc.reason {
+			t.Errorf("%s: a's grant ended %v, want once, %q", tc.name, reasons, tc.reason)
+		}
+		rep := check.Check(tr, check.Options{})
+		for inv, want := range tc.want {
+			if r, _ := rep.Result(inv); r.Status() != want {
+				t.Errorf("%s: %s %s, want %s (%v)", tc.name, inv, r.Status(), want, r.Violations)
+			}
+		}
 	}
 }
 

@@ -18,7 +18,16 @@ import (
 // no period is a one-shot job's (a state-transition lock's job: claimed from
 // new, run, marked done): its bucket is the whole run, so it starts at most
 // once. Applicable when some job start is reported.
+//
+// A run counts once it was not cut short by its worker going down: a start
+// whose worker crashed (or lost power, or was shut down) while it still ran the
+// job, before its run ended, did not run the job, and a later start of the same
+// job and bucket is the recovery of that run, not a second one. lostinsoba's
+// state-transition lock with a timeout status set by another worker exists for
+// that: a reaper frees a crashed worker's job so that someone runs it. A
+// worker that finished (its run ended) and went down afterwards did run it.
 func oncePerBucket(f *facts) Result {
+	cut := crashedRuns(f)
 	type key struct {
 		job    string
 		period time.Duration
@@ -39,6 +48,9 @@ func oncePerBucket(f *facts) Result {
 			return
 		}
 		r.Applicable = true
+		if cut[o] {
+			return // its worker went down mid-run: not a run, neither first nor second
+		}
 		// A start is dated when the worker read its clock to claim the bucket,
 		// not when the answer came back: a claim at 0:59:59.999 whose answer
 		// arrives after the hour is the previous hour's run.
@@ -69,6 +81,34 @@ func oncePerBucket(f *facts) Result {
 			f.name(s.client), f.name(o.Client)).at(o.Event))
 	}, func(procEvent) {})
 	return r
+}
+
+// crashedRuns returns the job starts whose run its worker did not finish
+// because it went down: the worker's belief in the job, begun with the start,
+// was still open when the worker crashed, lost power or shut down.
+func crashedRuns(f *facts) map[*sim.Observation]bool {
+	running := map[claim]*sim.Observation{}
+	cut := map[*sim.Observation]bool{}
+	f.walk(func(o *sim.Observation) {
+		c := claim{o.Client, o.Lock}
+		switch o.Kind {
+		case sim.ObsJobStart:
+			running[c] = o
+		case sim.ObsBeliefEnd:
+			delete(running, c)
+		}
+	}, func(p procEvent) {
+		if !p.down() {
+			return
+		}
+		for _, c := range sortedClaims(running) {
+			if c.client == p.proc {
+				cut[running[c]] = true
+				delete(running, c)
+			}
+		}
+	})
+	return cut
 }
 
 // floorDiv is a / b rounded down (b > 0), so that times before 0 fall in

@@ -5,7 +5,10 @@ import "github.com/locksim/locksim/sim"
 // promise is a grant's promised validity: the service promised that client holds
 // the lock from its grant until end (true time). Only a release by the owner closes
 // it early; an expiry on a fast clock, a restart that lost the key or another
-// client's DEL withdraws the grant but not the promise.
+// client's DEL withdraws the grant but not the promise. A reset by the
+// protocol's own recovery (a reaper taking back a job it judged stuck) ends a
+// grant that had no expiry, as a lease's expiry ends a lease: whether the owner
+// was in fact still running is mutex-belief's to judge.
 type promise struct {
 	client sim.ProcID
 	rec    *grantRec
@@ -80,6 +83,11 @@ func grantExclusive(f *facts) Result {
 					// is promised while the owner's session lives: the service
 					// expiring the session ends the promise.
 					p.end = o.At
+				case o.Reason == sim.ReasonReset:
+					// A reaper reset the claim (lostinsoba's state-transition
+					// lock with a timeout status set by another worker): the
+					// protocol's recovery, by design, ends the grant there.
+					p.end = min(p.end, o.At)
 				}
 			}
 		}
