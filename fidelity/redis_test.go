@@ -306,12 +306,144 @@ c1> WAIT 1 1000
 c1> GET L
 pause r2
 c1> WAIT 1 200
-resume r2`,
-			differs: []difference{{
-				real:  "c1> WAIT 1 200\n  c1: (integer) 0\n",
-				model: "c1> WAIT 1 200\n  c1: (integer) 1\n",
-				why:   "redis-wait-stream",
-			}}},
+resume r2`},
+		// Issue 31, item 5: a replica acknowledges once a second and when WAIT
+		// asks (GETACK); a paused replica sends nothing, so WAIT 1 0 blocks
+		// until it resumes (the model used to answer 1 at once).
+		{name: "wait-paused-replica", config: "r1; r2 replica-of=r1", script: `
+c1> SET L a
+pause r2
+c1> WAIT 1 0
+sleep 1500ms
+resume r2
+c1> WAIT 1 0
+c1> SET L b
+c1> WAIT 1 100`},
+		// Issue 31, item 5: the Redis replication docs, "Safety of replication
+		// when master has persistence turned off": a master restarted empty
+		// empties its replicas, which resynchronise with it.
+		{name: "empty-master-wipes-replica", config: "r1; r2 replica-of=r1", script: `
+c1> SET L a
+c1> SET M b PX 600000
+sleep 100ms
+c2@r2> GET L
+crash r1
+restart r1
+sleep 2500ms
+c2@r2> GET L
+c2@r2> GET M
+c1> GET L`},
+		// ... and with persistence on the master, the replica keeps the keys.
+		{name: "master-persistence-keeps-replica", config: "r1 appendfsync=always; r2 replica-of=r1", script: `
+c1> SET L a
+c1> SET M b PX 600000
+sleep 100ms
+crash r1
+restart r1
+sleep 2500ms
+c2@r2> GET L
+c2@r2> GET M
+c2@r2> PTTL M
+c1> GET L`},
+		// Read paths on a replica: reads answer from its copy, every write is
+		// refused with READONLY (and from inside a script, only when the
+		// script reaches its write).
+		{name: "replica-reads-and-writes", config: "r1; r2 replica-of=r1", script: `
+c1> SET L a PX 600000
+c1> ZADD z 1 m
+c1> SET N 5
+sleep 100ms
+c2@r2> GET L
+c2@r2> PTTL L
+c2@r2> ZSCORE z m
+c2@r2> PTTL missing
+c2@r2> SET L b
+c2@r2> SETNX K v
+c2@r2> GETSET L b
+c2@r2> DEL L
+c2@r2> INCR N
+c2@r2> EXPIRE L 10
+c2@r2> PEXPIRE L 10
+c2@r2> ZADD z 2 m
+c2@r2> EVAL $release 1 L other
+c2@r2> EVAL $release 1 L a
+c2@r2> EVAL $extend 1 L other 1000
+c2@r2> EVAL $extend 1 L a 1000
+c2@r2> GET L
+c2@r2> WAIT 0 0`},
+		{name: "getset", config: "r1", script: `
+c1> GETSET L a
+c1> GETSET L b
+c1> GET L
+c1> SET L c PX 600000
+c1> GETSET L d
+c1> PTTL L
+c1> ZADD z 1 m
+c1> GETSET z v
+c1> GETSET L
+c1> getset L e
+c1> GET L`},
+		// DEL with several keys (a key named twice counts once), and command
+		// names in any case.
+		{name: "del-multi-key", config: "r1", script: `
+c1> SET a 1
+c1> SET b 2
+c1> ZADD z 1 m
+c1> DEL a b c
+c1> DEL z z
+c1> SET a 1
+c1> del a a
+c1> DEL
+c1> set L v nx px 1000
+c1> get L
+c1> pttl L
+c1> incr T
+c1> setnx L w
+c1> expire L 10 xx
+c1> zadd z2 nx 1 m
+c1> zscore z2 m`},
+		// TTL bounds: zero, negative, past and huge times on every command
+		// that takes one.
+		{name: "ttl-bounds", config: "r1", script: `
+c1> SET L a EX 0
+c1> SET L a EX -5
+c1> SET L a PXAT 0
+c1> SET L a EXAT -1
+c1> SET L a EXAT 9223372036854775807
+c1> SET L a PX 1
+sleep 50ms
+c1> GET L
+c1> SET L a PXAT 1
+c1> GET L
+c1> SET L a
+c1> EXPIRE L -9223372036854775808
+c1> EXPIRE L -9223372036854775
+c1> GET L
+c1> PEXPIRE L -9223372036854775808
+c1> GET L
+c1> SET L a
+c1> PEXPIRE L 0
+c1> GET L
+c1> SET L a
+c1> EXPIRE L 9223372036854775806
+c1> EXPIRE L -1
+c1> GET L
+c1> SET L a
+c1> EVAL $extend 1 L a -1
+c1> GET L
+c1> SETNX L a
+c1> EVAL $extend 1 L a 1
+sleep 50ms
+c1> GET L`},
+		// WAIT on a master without replicas: 0 at once when asked for none,
+		// 0 after the timeout otherwise.
+		{name: "wait-no-replicas", config: "r1", script: `
+c1> SET L a
+c1> WAIT 0 0
+c1> WAIT 1 100
+c1> WAIT -1 0
+c1> WAIT 1
+c1> WAIT 1 0 0`},
 		{name: "aof-always-kill", config: "r1 appendfsync=always", script: `
 c1> SET L a NX PX 600000
 c1> SET T 5

@@ -493,7 +493,10 @@ func Command(argv ...string) (sim.Message, string) {
 		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Value: at(2)})
 	case OpGetSet:
 		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Value: at(2)})
-	case OpGet, OpDel, OpIncr, OpPTTL:
+	case OpDel:
+		// DEL takes one key or more: the others travel in Opts.
+		return arity(len(argv) >= 2, sim.Message{Op: name, Key: at(1), Opts: rest(2)})
+	case OpGet, OpIncr, OpPTTL:
 		return arity(len(argv) == 2, sim.Message{Op: name, Key: at(1)})
 	case OpExpire, OpPExpire:
 		return arity(len(argv) >= 3, sim.Message{Op: name, Key: at(1), Opts: rest(2)})
