@@ -176,6 +176,12 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		}
 		defer func() { n.woff[in.From] = n.offset }()
 		var reply sim.Message
+		if in.Msg.Op == CmdFailover {
+			// A client (an operator, Sentinel) may send REPLICAOF NO ONE itself.
+			n.promote(out)
+			out.Send(in.From, sim.Message{Op: ReplyOK, ID: in.Msg.ID})
+			return
+		}
 		if n.isReplica() && writes(in.Msg.Op) {
 			reply = n.readOnly(now, in.From, in.Msg, out)
 		} else {
