@@ -157,7 +157,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		case timerReplCron:
 			// replicationCron: a replica acknowledges once a second, unasked.
 			if n.isReplica() {
-				n.sendAck(out)
+				out.Send(n.master, sim.Message{Op: OpReplAck}.With(argOffset, n.replOffset).InBackground())
 				out.SetTimer(timerReplCron, replCronPeriod)
 			}
 		}
@@ -400,6 +400,11 @@ func (n *Node) toWall(now sim.LocalTime, at time.Duration) time.Duration {
 	}
 	return addSat(at-now.Mono, now.Wall)
 }
+
+// BackgroundTimer reports the replica's once-a-second acknowledgement, which
+// only says "alive, at offset N" (sim.BackgroundTimers); the ACK that answers
+// a WAIT's GETACK is not background.
+func (n *Node) BackgroundTimer(id sim.TimerID) bool { return id == timerReplCron }
 
 // TimerName names the node's timers for the log.
 func (n *Node) TimerName(id sim.TimerID) string {
