@@ -99,8 +99,14 @@ func (r *redisLive) boot(name string) error {
 	return nil
 }
 
-// synced waits until a replica's link to its master is up.
+// synced waits until a replica's link to its master is up, and then until the
+// master streams writes to it: after a diskless full sync, Redis 7.0 puts the
+// replica online but starts the stream only at the replica's first REPLCONF
+// ACK, which its once-a-second cron may send up to a second later
+// (repl_start_cmd_stream_on_ack). Until then a write, or a WAIT's GETACK,
+// waits in the master's buffer; the model's replica is streamed to at once.
 func (r *redisLive) synced(name string) error {
+	defer time.Sleep(1100 * time.Millisecond)
 	return poll(10*time.Second, func() error {
 		info, err := r.call(name, "INFO", "replication")
 		if err != nil {

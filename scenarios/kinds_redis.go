@@ -15,7 +15,7 @@ import (
 func redisKinds() []Kind {
 	return []Kind{
 		{Name: "redis", Decl: DeclNode, Role: "redis", Protocol: "redis", Build: buildRedisNode,
-			Verbs: []Verb{failoverVerb}},
+			Verbs: []Verb{failoverVerb}, Background: "a replica's once-a-second REPLCONF ACK"},
 		{Name: "redis-lock", Decl: DeclClient, Role: RoleClient, Protocol: "redis", Build: buildRedisClient,
 			Verbs: lockVerbs(ttlAcquireVerb)},
 	}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/simtest"
 )
 
@@ -241,4 +243,103 @@ func TestPropertyRedisMistakes(t *testing.T) {
 			})
 		})
 	}
+}
+
+// Issue 31, item 9: Redlock's delayed restart (the Redis distlock page's remedy
+// for a node without persistence), counted in true time or by the node's own
+// wall clock (restart C after=D clock=node). Kleppmann (2016): the delayed
+// restart "again relies on a reasonably accurate measurement of time, and would
+// fail if the clock jumps". c1 holds A, B and C with a drawn TTL; C crashes at
+// a drawn time and is to stay out for the TTL plus a drawn margin; while it is
+// down its wall clock jumps by a drawn amount, either way; c2, which cannot
+// reach A and B, keeps trying from just after the crash.
+// The rounds run from rapid's seed, which a failure logs (simtest.Check).
+type delayedRestart struct {
+	src                     string
+	ttl, crash, delay, jump time.Duration
+	jumpAt                  time.Duration
+}
+
+func delayedRestartStory(t *rapid.T, clock string) delayedRestart {
+	ms := func(label string, lo, hi int) time.Duration {
+		return time.Duration(rapid.IntRange(lo, hi).Draw(t, label)) * time.Millisecond
+	}
+	d := delayedRestart{ttl: ms("ttl", 3000, 8000), crash: ms("crash_at", 500, 2000)}
+	d.delay = d.ttl + ms("margin", 1000, 3000)
+	d.jumpAt = d.crash + ms("jump_after_crash", 100, int(d.delay/time.Millisecond)-100)
+	d.jump = ms("jump", -5000, 15000)
+	if d.jump == 0 {
+		d.jump = time.Millisecond
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol redlock\nseed 1\nbound 60s\nnetwork delay=500us\n")
+	// A jump forward corrects a clock that was behind (an NTP step, as in the
+	// catalogue's story); a jump back sets a right clock behind. The jump
+	// comes while C is down, so it moves no TTL of a key C holds.
+	offset := time.Duration(0)
+	if d.jump > 0 {
+		offset = -d.jump
+	}
+	fmt.Fprintf(&b, "node A redis\nnode B redis\nnode C redis persistence=none offset=%dms\nnode D redis\nnode E redis\n", offset/time.Millisecond)
+	b.WriteString("client c1 redlock nodes=A,B,C,D,E attempts=1\n")
+	fmt.Fprintf(&b, "client c2 redlock nodes=A,B,C,D,E retry=%s\n", drawMs(t, "retry", 100, 500))
+	b.WriteString("at 0s partition c1 | D,E\nat 0s partition c2 | A,B\n")
+	fmt.Fprintf(&b, "at 0s c1 acquire L ttl=%dms\n", d.ttl/time.Millisecond)
+	fmt.Fprintf(&b, "at %dms crash C\nat %dms restart C after=%dms clock=%s\n", d.crash/time.Millisecond, d.crash/time.Millisecond, d.delay/time.Millisecond, clock)
+	fmt.Fprintf(&b, "at %dms clock-jump C %+dms\n", d.jumpAt/time.Millisecond, d.jump/time.Millisecond)
+	fmt.Fprintf(&b, "at %dms c2 acquire L ttl=%dms\n", (d.crash+100*time.Millisecond)/time.Millisecond, d.ttl/time.Millisecond)
+	fmt.Fprintf(&b, "run until=%dms\n", (d.crash+d.delay+max(-d.jump, 0)+d.ttl+time.Second)/time.Millisecond)
+	d.src = b.String()
+	return d
+}
+
+// restartAt is when the run's one restart happened (the story restarts C only).
+func restartAt(t *rapid.T, r *Result, src string) time.Duration {
+	for i := range r.Trace.Len() {
+		if e := r.Trace.Event(i); e.Kind == sim.EvRestart {
+			return time.Duration(e.At)
+		}
+	}
+	t.Fatalf("C never restarted\nscenario:\n%s", src)
+	return 0
+}
+
+// In true time, the node's clock does not matter: C comes back exactly the
+// delay after its crash, after every key it forgot expired, and the lock stays
+// safe whatever the jump.
+func TestPropertyDelayedRestartInTrueTimeIgnoresTheNodesClock(t *testing.T) {
+	simtest.Check(t, 5, func(t *rapid.T) {
+		d := delayedRestartStory(t, "true")
+		r := runDrawn(t, d.src)
+		if got, want := restartAt(t, r, d.src), d.crash+d.delay; got != want {
+			t.Fatalf("C restarted at %s, want %s (the crash plus after=)\nscenario:\n%s", got, want, d.src)
+		}
+		violatedIn(t, r, d.src, "quorum-backed", "grant-exclusive", "mutex-belief")
+	})
+}
+
+// By the node's clock, C comes back when its wall clock reads the crash's
+// reading plus the delay: a jump of J moves the restart by -J (at once if the
+// clock already reads past the deadline). When that brings C back well before
+// c1's keys expire, c2 wins a majority while c1 holds the lock: the mistake is
+// found; when it still comes after, the run is safe.
+func TestPropertyDelayedRestartByTheNodesClockFollowsItsJumps(t *testing.T) {
+	simtest.Check(t, 5, func(t *rapid.T) {
+		d := delayedRestartStory(t, "node")
+		r := runDrawn(t, d.src)
+		want := max(d.crash+d.delay-d.jump, d.jumpAt)
+		got := restartAt(t, r, d.src)
+		if got != want {
+			t.Fatalf("C restarted at %s, want %s (its clock read the deadline then)\nscenario:\n%s", got, want, d.src)
+		}
+		switch {
+		case got >= d.ttl+200*time.Millisecond: // every key c1 had has expired
+			violatedIn(t, r, d.src, "quorum-backed", "grant-exclusive", "mutex-belief")
+		case got <= d.ttl-time.Second: // c2 has time for a round while c1 holds the lock
+			if res, _ := r.Report.Result("quorum-backed"); len(res.Violations) == 0 {
+				t.Fatalf("C came back at %s, before c1's keys expire at about %s, and quorum-backed %s\nscenario:\n%s",
+					got, d.ttl, res.Status(), d.src)
+			}
+		}
+	})
 }

@@ -214,6 +214,64 @@ run until=6s
 		unsafe: []string{"resource-safe"}, safeHold: []string{"resource-safe"},
 		verdicts: [2]string{"UNSAFE", "SAFE"},
 	},
+	{
+		// Issue 31, item 5: redis-empty-master-wipes-replica with two replicas,
+		// other names and timings; the fix is an AOF fsynced every second, which
+		// a crash (not a power loss) does not lose.
+		name:   "a master without persistence restarted by its supervisor empties both replicas; the failover grants again",
+		source: `Redis Replication, "Safety of replication when master has persistence turned off"`,
+		src: `protocol redis
+seed 1
+network delay=2ms
+node m redis %MISTAKE%
+node s1 redis replica-of=m
+node s2 redis replica-of=m
+client holder redis-lock server=m
+client late redis-lock server=s2
+at 250ms holder acquire job ttl=20s
+at 3s crash m
+at 3.2s restart m
+at 6s crash m
+at 7s failover s2
+at 8s late acquire job ttl=20s
+at 9s holder release job
+run until=10s
+`,
+		mistake: "persistence=none", fix: "persistence=everysec",
+		unsafe: []string{"mutex-belief", "grant-exclusive"}, safeHold: []string{"mutex-belief", "grant-exclusive"},
+		verdicts: [2]string{"UNSAFE", "SAFE"},
+	},
+	{
+		// Issue 31, item 9: redlock-delayed-restart-node-clock-jump told with
+		// an operator's date command instead of an NTP step, other TTLs and
+		// times; the fix counts the same delay in true time.
+		name:   "Redlock's delayed restart counted by the node's clock, which an operator sets forward",
+		source: `Kleppmann, "How to do distributed locking" (2016): the delayed restart "would fail if the clock jumps"`,
+		src: `protocol redlock
+seed 1
+network delay=1ms
+node n1 redis
+node n2 redis
+node n3 redis persistence=none
+node n4 redis
+node n5 redis
+client first redlock nodes=n1,n2,n3,n4,n5 attempts=1
+client second redlock nodes=n1,n2,n3,n4,n5 retry=300ms
+at 0s partition first | n4,n5
+at 0s partition second | n1,n2
+at 100ms first acquire R ttl=6s
+at 500ms crash n3
+at 500ms restart n3 after=7s clock=%MISTAKE%
+at 1.5s clock-jump n3 +6s
+at 1.2s second acquire R ttl=6s
+at 5s first release R
+at 7s second release R
+run until=9s
+`,
+		mistake: "node", fix: "true",
+		unsafe: []string{"quorum-backed", "mutex-belief", "grant-exclusive"}, safeHold: []string{"quorum-backed", "mutex-belief", "grant-exclusive"},
+		verdicts: [2]string{"UNSAFE", "SAFE"},
+	},
 }
 
 func TestRedisMistakesToldASecondWay(t *testing.T) {

@@ -850,8 +850,14 @@ func (p *parser) action(ln line, i int) (sim.Action, error) {
 	case fault.VerbShutdown:
 		err = procFault(sim.ActShutdown, "shutdown PROC")
 	case fault.VerbRestart:
-		err = procFault(sim.ActRestart, "restart PROC [after=DUR]")
+		err = procFault(sim.ActRestart, "restart PROC [after=DUR] [clock=true|node]")
 		act.Dur = a.Dur("after", 0)
+		// clock=node: the delay is counted by the process's own wall clock (a
+		// supervisor on its machine), which a clock-jump or clock-drift moves.
+		if act.NodeClock = a.OneOf("clock", "true", "true", "node") == "node"; act.NodeClock && act.Dur == 0 && err == nil {
+			err = p.err(ln.num, verb.col, "restart clock=node needs a delay to count",
+				"write restart PROC after=DUR clock=node, like restart C after=11s clock=node")
+		}
 	case fault.VerbPause:
 		err = procFault(sim.ActPause, "pause PROC [for=DUR]")
 		act.Dur = a.Dur("for", 0)

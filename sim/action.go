@@ -25,16 +25,20 @@ const (
 
 // Action is one scheduled command or fault.
 type Action struct {
-	Kind      ActionKind    // what happens
-	Proc      ProcID        // the process it happens to (a command's client, a fault's victim)
-	Msg       Message       // a command: what the client is told to do ({Op: "acquire", Key: "L"})
-	Dur       time.Duration // restart: after how long; pause: for how long; clock jump: by how much
-	PPM       int64         // drift: the clock's new drift in parts per million
-	A, B      []ProcID      // partition sides
-	OneWay    bool          // partition, link: only A's messages to B
-	Link      Link          // link: the new settings
-	Label     string        // its text as the scenario wrote it
-	Narration string        // the scenario's comment for this step
+	Kind ActionKind    // what happens
+	Proc ProcID        // the process it happens to (a command's client, a fault's victim)
+	Msg  Message       // a command: what the client is told to do ({Op: "acquire", Key: "L"})
+	Dur  time.Duration // restart: after how long; pause: for how long; clock jump: by how much
+	// NodeClock: a restart's Dur is counted by Proc's own wall clock (a
+	// supervisor on its machine, clock=node), not by true time, so a jump or
+	// a drift of that clock while the process is down moves the restart.
+	NodeClock bool
+	PPM       int64    // drift: the clock's new drift in parts per million
+	A, B      []ProcID // partition sides
+	OneWay    bool     // partition, link: only A's messages to B
+	Link      Link     // link: the new settings
+	Label     string   // its text as the scenario wrote it
+	Narration string   // the scenario's comment for this step
 	// Question is the scenario's question for this step: a walk asks it before
 	// it shows what the step leads to and its narration (the answer).
 	Question string

@@ -450,3 +450,53 @@ func TestTheNetworkIsSparse(t *testing.T) {
 		t.Fatalf("the network keeps %d links, want 4", n)
 	}
 }
+
+// A restart counted by the process's own wall clock (Action.NodeClock, the
+// scenario language's restart after=D clock=node: a supervisor on its machine)
+// comes when that clock reads the crash's reading plus D: a jump forward brings
+// it earlier (at once past the deadline), a jump back later, a drift stretches
+// or shrinks it; a jump moves it only once, and in true time nothing moves it.
+func TestARestartByTheNodesClockFollowsThatClock(t *testing.T) {
+	restartAt := func(nodeClock bool, faults ...Action) Time {
+		w := NewWorld(Config{})
+		p := w.AddProcess("p", "test", Clock{}, newEcho)
+		w.Schedule(Time(time.Second), Action{Kind: ActCrash, Proc: p})
+		w.Schedule(Time(time.Second), Action{Kind: ActRestart, Proc: p, Dur: 10 * time.Second, NodeClock: nodeClock})
+		for i, f := range faults {
+			f.Proc = p
+			w.Schedule(Time(2*time.Second)+Time(i)*Time(time.Second), f)
+		}
+		tr := w.Run()
+		var at []Time
+		for i := range tr.Len() {
+			if e := tr.Event(i); e.Kind == EvRestart {
+				at = append(at, e.At)
+			}
+		}
+		if len(at) != 1 {
+			t.Fatalf("restarts at %v, want one", at)
+		}
+		return at[0]
+	}
+	jump := func(d time.Duration) Action { return Action{Kind: ActJump, Dur: d} }
+	for _, c := range []struct {
+		name      string
+		nodeClock bool
+		faults    []Action
+		want      Time
+	}{
+		{"true time, no fault", false, nil, Time(11 * time.Second)},
+		{"true time, a jump", false, []Action{jump(4 * time.Second)}, Time(11 * time.Second)},
+		{"node clock, no fault", true, nil, Time(11 * time.Second)},
+		{"node clock, forward 4 s", true, []Action{jump(4 * time.Second)}, Time(7 * time.Second)},
+		{"node clock, back 3 s", true, []Action{jump(-3 * time.Second)}, Time(14 * time.Second)},
+		{"node clock, past the deadline", true, []Action{jump(30 * time.Second)}, Time(2 * time.Second)},
+		{"node clock, forward then back", true, []Action{jump(4 * time.Second), jump(-4 * time.Second)}, Time(11 * time.Second)},
+		// 1 s at rate 1, then 9 s local at 1.1x: 9/1.1 = 8.181818182 s.
+		{"node clock, 10% fast from 2 s", true, []Action{{Kind: ActDrift, PPM: 100_000}}, Time(2*time.Second + 8181818182)},
+	} {
+		if got := restartAt(c.nodeClock, c.faults...); got != c.want {
+			t.Errorf("%s: restarted at %s, want %s", c.name, got, c.want)
+		}
+	}
+}

@@ -42,8 +42,21 @@ type World struct {
 	triggers []trigger
 	trace    Trace
 	flying   inflight // messages on their way, with CheckerOnly
-	started  bool
-	ended    bool
+	// clockRestarts are the restarts waiting for a process's own wall clock
+	// (Action.NodeClock), rescheduled when that clock jumps or drifts.
+	clockRestarts []clockRestart
+	started       bool
+	ended         bool
+}
+
+// clockRestart is a restart due when a process's wall clock reads wall: the
+// action to run, and the seq of its queued item (an older item is stale).
+type clockRestart struct {
+	proc   ProcID
+	action int32
+	wall   time.Duration
+	seq    uint64
+	done   bool
 }
 
 type procState uint8
@@ -250,6 +263,9 @@ func (w *World) end(r EndReason, why string) {
 func (w *World) dispatch(it *item) {
 	switch it.kind {
 	case itAction:
+		if len(w.clockRestarts) > 0 && !w.clockRestartDue(it) {
+			return // a restart by the node's clock, moved since it was queued
+		}
 		w.act(int(it.slot))
 		return
 	case itResume:
@@ -537,6 +553,41 @@ func (w *World) armTimer(p ProcID, t *activeTimer) {
 	t.seq = w.seq
 }
 
+// queueClockRestart queues a restart for the true time at which its process's
+// wall clock reads the restart's deadline, by the clock as it runs now (at once
+// if it reads later already).
+func (w *World) queueClockRestart(r *clockRestart) {
+	s := &w.procs[r.proc]
+	d := max(satAdd(r.wall, -s.clock.Read(w.now).Wall), 0)
+	w.push(item{at: w.now.Add(s.clock.TrueDuration(d)), kind: itAction, proc: r.proc, slot: r.action})
+	r.seq = w.seq
+}
+
+// requeueClockRestarts moves the restarts waiting for p's clock after it
+// jumped or its drift changed; the items queued before become stale.
+func (w *World) requeueClockRestarts(p ProcID) {
+	for i := range w.clockRestarts {
+		if w.clockRestarts[i].proc == p && !w.clockRestarts[i].done {
+			w.queueClockRestart(&w.clockRestarts[i])
+		}
+	}
+}
+
+// clockRestartDue reports whether an action item is to run: any but a restart
+// by a node's clock, and that one only from its latest queued item, once.
+func (w *World) clockRestartDue(it *item) bool {
+	for i, r := range w.clockRestarts {
+		if r.action == it.slot {
+			if r.done || r.seq != it.seq {
+				return false
+			}
+			w.clockRestarts[i].done = true // an item queued before a requeue may still come
+			return true
+		}
+	}
+	return true
+}
+
 // rearmTimers reschedules a process's timers after its clock changed (a jump moves
 // wall timers; a drift change moves all); the items queued before become stale.
 func (w *World) rearmTimers(p ProcID, wallOnly bool) {
@@ -617,8 +668,15 @@ func (w *World) act(i int) {
 	case ActRestart:
 		if a.Dur > 0 {
 			later := *a
-			later.Dur = 0
-			w.push(item{at: w.now.Add(a.Dur), kind: itAction, proc: a.Proc, slot: int32(w.addAction(later))})
+			later.Dur, later.NodeClock = 0, false
+			slot := int32(w.addAction(later))
+			if a.NodeClock {
+				w.clockRestarts = append(w.clockRestarts, clockRestart{proc: a.Proc, action: slot,
+					wall: satAdd(ev.Local.Wall, a.Dur)})
+				w.queueClockRestart(&w.clockRestarts[len(w.clockRestarts)-1])
+				return
+			}
+			w.push(item{at: w.now.Add(a.Dur), kind: itAction, proc: a.Proc, slot: slot})
 			return
 		}
 		if s.state != stDown {
@@ -661,11 +719,13 @@ func (w *World) act(i int) {
 		ev.Local = s.clock.Read(w.now)
 		w.trace.clockChanged(a.Proc, w.record(ev), s.clock)
 		w.rearmTimers(a.Proc, true)
+		w.requeueClockRestarts(a.Proc)
 	case ActDrift:
 		s.clock.SetDrift(w.now, a.PPM)
 		ev.Kind, ev.Dur = EvClockDrift, time.Duration(a.PPM) // the new rate, for Trace.ClockAt
 		w.trace.clockChanged(a.Proc, w.record(w.noted(ev, fmt.Sprintf("drift now %+d ppm", a.PPM))), s.clock)
 		w.rearmTimers(a.Proc, false)
+		w.requeueClockRestarts(a.Proc)
 	case ActPartition:
 		for _, x := range a.A {
 			for _, y := range a.B {

@@ -493,7 +493,10 @@ func Command(argv ...string) (sim.Message, string) {
 		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Value: at(2)})
 	case OpGetSet:
 		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Value: at(2)})
-	case OpGet, OpDel, OpIncr, OpPTTL:
+	case OpDel:
+		// DEL takes one key or more: the others travel in Opts.
+		return arity(len(argv) >= 2, sim.Message{Op: name, Key: at(1), Opts: rest(2)})
+	case OpGet, OpIncr, OpPTTL:
 		return arity(len(argv) == 2, sim.Message{Op: name, Key: at(1)})
 	case OpExpire, OpPExpire:
 		return arity(len(argv) >= 3, sim.Message{Op: name, Key: at(1), Opts: rest(2)})
@@ -503,14 +506,38 @@ func Command(argv ...string) (sim.Message, string) {
 		return arity(len(argv) == 3, sim.Message{Op: name, Key: at(1), Opts: at(2)})
 	case OpWait:
 		return arity(len(argv) == 3, sim.Message{Op: name, Opts: rest(1)})
-	case "EVAL":
-		switch {
-		case len(argv) < 3:
+	case "REPLICAOF", "SLAVEOF":
+		// Only REPLICAOF NO ONE, the failover's promotion, is modelled.
+		if len(argv) != 3 {
 			return arity(false, sim.Message{})
-		case argv[1] == ReleaseScript && len(argv) == 5 && argv[2] == "1":
-			return sim.Message{Op: OpCAD, Key: argv[3], Value: argv[4]}, ""
-		case argv[1] == ExtendScript && len(argv) == 6 && argv[2] == "1":
-			return sim.Message{Op: OpCAX, Key: argv[3], Value: argv[4], Opts: argv[5]}, ""
+		}
+		if strings.EqualFold(argv[1], "NO") && strings.EqualFold(argv[2], "ONE") {
+			return sim.Message{Op: CmdFailover}, ""
+		}
+		return sim.Message{}, errNotModelled + "REPLICAOF HOST PORT"
+	case "EVAL":
+		if len(argv) < 3 {
+			return arity(false, sim.Message{})
+		}
+		// EVAL script numkeys key... arg...: numkeys is checked first
+		// (evalGenericCommand), whatever the script.
+		numkeys, ok := parseInt(argv[2])
+		switch {
+		case !ok:
+			return sim.Message{}, errNotInteger
+		case numkeys < 0:
+			return sim.Message{}, "ERR Number of keys can't be negative"
+		case numkeys > int64(len(argv)-3):
+			return sim.Message{}, "ERR Number of keys can't be greater than number of args"
+		}
+		// The scripts read KEYS[1] and ARGV[1] (and ARGV[2]); further keys and
+		// arguments are passed and never read.
+		keys, argvs := argv[3:3+numkeys], argv[3+numkeys:]
+		switch {
+		case numkeys >= 1 && argv[1] == ReleaseScript && len(argvs) >= 1:
+			return sim.Message{Op: OpCAD, Key: keys[0], Value: argvs[0]}, ""
+		case numkeys >= 1 && argv[1] == ExtendScript && len(argvs) >= 2:
+			return sim.Message{Op: OpCAX, Key: keys[0], Value: argvs[0], Opts: argvs[1]}, ""
 		}
 		return sim.Message{}, errNotModelled + "that script"
 	}

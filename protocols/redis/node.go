@@ -126,6 +126,7 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		n.recover(now, in.Disk, out)
 		if n.isReplica() {
 			out.Send(n.master, sim.Message{Op: OpPSync})
+			out.SetTimer(timerReplCron, replCronPeriod)
 		}
 	case sim.InCommand:
 		if in.Msg.Op == CmdFailover {
@@ -153,6 +154,12 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 			n.ship(out)
 		case timerWait:
 			n.answerWaits(now, out)
+		case timerReplCron:
+			// replicationCron: a replica acknowledges once a second, unasked.
+			if n.isReplica() {
+				out.Send(n.master, sim.Message{Op: OpReplAck}.With(argOffset, n.replOffset).InBackground())
+				out.SetTimer(timerReplCron, replCronPeriod)
+			}
 		}
 	case sim.InMessage:
 		if n.replication(now, in.From, in.Msg, out) {
@@ -160,22 +167,41 @@ func (n *Node) Step(now sim.LocalTime, in sim.Input, out *sim.Outputs) {
 		}
 		// Redis remembers the replication offset after each of a client's
 		// commands (c->woff): its next WAIT waits for the replicas to reach it.
-		defer func() { n.woff[in.From] = n.offset }()
 		if in.Msg.Op == OpWait {
-			n.wait(now, in.From, in.Msg, out)
+			// WAIT's own offset is taken before it asks for acknowledgements.
+			woff := n.woff[in.From]
+			n.woff[in.From] = n.offset
+			n.wait(now, in.From, woff, in.Msg, out)
+			return
+		}
+		defer func() { n.woff[in.From] = n.offset }()
+		var reply sim.Message
+		if in.Msg.Op == CmdFailover {
+			// A client (an operator, Sentinel) may send REPLICAOF NO ONE itself.
+			n.promote(out)
+			out.Send(in.From, sim.Message{Op: ReplyOK, ID: in.Msg.ID})
 			return
 		}
 		if n.isReplica() && writes(in.Msg.Op) {
-			out.Send(in.From, sim.Message{Op: ReplyErr, Value: "READONLY You can't write against a read only replica.", ID: in.Msg.ID})
-			return
+			reply = n.readOnly(now, in.From, in.Msg, out)
+		} else {
+			reply = n.command(now, in.From, in.Msg, out)
 		}
-		reply := n.command(now, in.From, in.Msg, out)
 		reply.ID = in.Msg.ID
 		out.Send(in.From, reply)
 	}
 }
 
 func (n *Node) command(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) sim.Message {
+	if m.Op == OpDel && m.Opts != "" {
+		// DEL key [key ...]: each key in turn, the count of those deleted (a
+		// key named twice is deleted once).
+		deleted := int64(0)
+		for _, k := range append([]string{m.Key}, strings.Fields(m.Opts)...) {
+			deleted += n.command(now, from, sim.Message{Op: OpDel, Key: k}, out).Num(ArgInt)
+		}
+		return intReply(deleted)
+	}
 	k := m.Key
 	n.expireIfDue(now, k, out)
 	e, exists := n.keys[k]
@@ -376,6 +402,11 @@ func (n *Node) toWall(now sim.LocalTime, at time.Duration) time.Duration {
 	return addSat(at-now.Mono, now.Wall)
 }
 
+// BackgroundTimer reports the replica's once-a-second acknowledgement, which
+// only says "alive, at offset N" (sim.BackgroundTimers); the ACK that answers
+// a WAIT's GETACK is not background.
+func (n *Node) BackgroundTimer(id sim.TimerID) bool { return id == timerReplCron }
+
 // TimerName names the node's timers for the log.
 func (n *Node) TimerName(id sim.TimerID) string {
 	switch id {
@@ -387,6 +418,8 @@ func (n *Node) TimerName(id sim.TimerID) string {
 		return "ship writes to replicas"
 	case timerWait:
 		return "WAIT timeout"
+	case timerReplCron:
+		return "REPLCONF ACK (once a second)"
 	}
 	return ""
 }
@@ -405,10 +438,36 @@ func (n *Node) persist(k string, e entry, out *sim.Outputs) {
 // writes reports whether a command changes the dataset.
 func writes(op string) bool {
 	switch op {
-	case OpGet, OpZScore:
+	case OpGet, OpZScore, OpPTTL:
 		return false
 	}
 	return true
+}
+
+// errReadOnly is a replica's answer to a write.
+const errReadOnly = "READONLY You can't write against a read only replica."
+
+// readOnly is a replica's answer to a command that may write: READONLY. A
+// script runs on a replica until it reaches its write, so the release and
+// extension scripts answer 0 for someone else's value (their GET reads), and
+// fail at line 2, their DEL or PEXPIRE, for the caller's own.
+func (n *Node) readOnly(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) sim.Message {
+	script := ReleaseScript
+	switch m.Op {
+	case OpCAX:
+		script = ExtendScript
+	case OpCAD:
+	default:
+		return errReply(errReadOnly)
+	}
+	n.expireIfDue(now, m.Key, out)
+	if _, isZSet := n.zsets[m.Key]; isZSet {
+		return n.command(now, from, m, out) // the script's GET fails: WRONGTYPE
+	}
+	if e, ok := n.keys[m.Key]; !ok || e.value != m.Value {
+		return intReply(0)
+	}
+	return scriptErr(errReply(errReadOnly), script, 2)
 }
 
 func (n *Node) syncPolicy(out *sim.Outputs) {

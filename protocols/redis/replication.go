@@ -1,6 +1,8 @@
 package redis
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -13,18 +15,41 @@ import (
 // promoted by a failover never had it. WAIT lets a client block until some replicas
 // acknowledge a write; it does not make a lock safe, because acknowledged is not
 // durable and the failover may choose another replica.
+//
+// A replica acknowledges what it has applied once a second (REPLCONF ACK, from
+// replicationCron), and at once when the master asks with REPLCONF GETACK, which
+// the master puts into the stream for each WAIT that has to block. A paused
+// replica acknowledges nothing. A full resynchronisation empties the replica
+// first: a replica of a master that restarted without persistence copies the
+// empty dataset (the Redis replication docs, "Safety of replication when master
+// has persistence turned off").
 
 const (
 	OpPSync     = "PSYNC"
 	OpReplicate = "REPLICATE" // one write, in the replication stream
 	OpReplAck   = "REPLCONF ACK"
-	OpWait      = "WAIT"
+	// OpGetAck is REPLCONF GETACK *, in the stream: answer with an ACK now.
+	OpGetAck = "REPLCONF GETACK"
+	// OpFullSync opens a full resynchronisation (+FULLRESYNC and the RDB that
+	// follows): the replica empties its dataset and loads the master's.
+	OpFullSync = "FULLRESYNC"
+	// OpLinkLost is the model of a replication link that broke: a master
+	// that does not know a replica (it restarted, and the replica's
+	// connection died with the old process) answers the replica's ACK with it,
+	// and the replica connects again with PSYNC, as after a closed connection.
+	OpLinkLost = "LINK LOST"
+	OpWait     = "WAIT"
 	// CmdFailover is the command a failover sends to the replica it promotes.
 	CmdFailover = "REPLICAOF NO ONE"
 
 	timerRepl sim.TimerID = iota + 100
 	timerWait
+	timerReplCron
 )
+
+// replCronPeriod is how often a replica sends REPLCONF ACK unasked
+// (replicationCron runs once a second).
+const replCronPeriod = time.Second
 
 type replica struct {
 	id    sim.ProcID
@@ -86,14 +111,34 @@ func (n *Node) replication(now sim.LocalTime, from sim.ProcID, m sim.Message, ou
 		rec := m
 		rec.Op = m.Op[len(OpReplicate)+1:]
 		rec.ID = 0
+		if rec.Op == OpGetAck {
+			// Redis answers GETACK with the offset processed before it: the
+			// GETACK itself counts only from the next ACK on.
+			n.sendAck(out)
+			n.replOffset = max(n.replOffset, int64(m.ID))
+			return true
+		}
 		n.applyRecord(now, rec, "replicated", out)
-		n.replOffset = max(n.replOffset, int64(m.ID)) // acknowledge the master's offset
-		out.Send(from, sim.Message{Op: OpReplAck}.With(argOffset, n.replOffset))
+		n.replOffset = max(n.replOffset, int64(m.ID))
+	case m.Op == OpFullSync:
+		if from == n.master {
+			n.flush(out)
+			n.replOffset = m.Num(argOffset)
+		}
+	case m.Op == OpLinkLost:
+		if from == n.master {
+			out.Send(n.master, sim.Message{Op: OpPSync})
+		}
 	case m.Op == OpReplAck:
+		known := false
 		for i := range n.replicas {
 			if n.replicas[i].id == from {
-				n.replicas[i].acked = m.Num(argOffset)
+				n.replicas[i].acked, known = m.Num(argOffset), true
 			}
+		}
+		if !known && !n.isReplica() {
+			out.Send(from, sim.Message{Op: OpLinkLost})
+			return true
 		}
 		n.answerWaits(now, out)
 	default:
@@ -112,8 +157,9 @@ func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
 	if !known {
 		n.replicas = append(n.replicas, replica{id: id})
 	}
-	// A full resynchronisation: the replica starts from the whole dataset, at the
-	// master's current offset.
+	// A full resynchronisation: the replica empties its dataset, then loads the
+	// master's whole dataset, at the master's current offset.
+	out.Send(id, sim.Message{Op: OpFullSync}.With(argOffset, n.offset))
 	for _, k := range n.sortedKeys() {
 		m := n.record(k, n.keys[k])
 		m.Op, m.ID = OpReplicate+" "+m.Op, uint64(n.offset)
@@ -124,6 +170,35 @@ func (n *Node) addReplica(id sim.ProcID, out *sim.Outputs) {
 		out.Send(id, m)
 	}
 	out.Observe(n.note("%s replicates to %s (full sync)", n.env.Name, n.env.Names[id]))
+}
+
+// sendAck is a replica's REPLCONF ACK: the stream offset it has applied.
+func (n *Node) sendAck(out *sim.Outputs) {
+	out.Send(n.master, sim.Message{Op: OpReplAck}.With(argOffset, n.replOffset))
+}
+
+// flush empties a replica's dataset for a full resynchronisation (Redis's
+// emptyData before loading the master's RDB), on its disk too.
+func (n *Node) flush(out *sim.Outputs) {
+	for _, k := range n.sortedKeys() {
+		e := n.keys[k]
+		delete(n.keys, k)
+		out.Observe(sim.Observation{Kind: sim.ObsRemoved, Client: e.owner, By: sim.NoProc, Lock: k, Grant: e.value, Reason: "resync"})
+		n.writeDel(k, out)
+	}
+	for _, k := range slices.Sorted(maps.Keys(n.zsets)) {
+		delete(n.zsets, k)
+		n.writeDel(k, out)
+	}
+	n.armExpiry(out)
+}
+
+// writeDel logs a key's deletion on the node's own disk (per policy).
+func (n *Node) writeDel(k string, out *sim.Outputs) {
+	if n.cfg.Persistence != PersistNone {
+		out.Write(sim.Message{Op: recDel, Key: k})
+		n.syncPolicy(out)
+	}
 }
 
 // applyRecord applies a SET or DEL record (from the stream or the disk).
@@ -164,11 +239,11 @@ func (n *Node) applyRecord(now sim.LocalTime, r sim.Message, reason string, out 
 // have acknowledged the stream up to where it was after the calling client's
 // previous command (Redis's c->woff, not the whole stream: a client whose own
 // write was acknowledged is answered at once, whatever others wrote since), or
-// when the timeout (0: none) runs out. A replica refuses it. The model's stream
-// carries writes only; Redis's also carries a PING every 10 s and a REPLCONF
-// GETACK for each WAIT that blocks, which a later WAIT may wait for too
-// (docs/fidelity.md).
-func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.Outputs) {
+// when the timeout (0: none) runs out. A replica refuses it. A WAIT that blocks
+// puts a REPLCONF GETACK into the stream, which the client's next WAIT then
+// waits for too, as in Redis. Redis's stream also carries a PING every 10 s,
+// which the model's does not (docs/fidelity.md).
+func (n *Node) wait(now sim.LocalTime, from sim.ProcID, woff int64, m sim.Message, out *sim.Outputs) {
 	reply := func(r sim.Message) { r.ID = m.ID; out.Send(from, r) }
 	if n.isReplica() {
 		reply(errReply("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a " +
@@ -195,15 +270,22 @@ func (n *Node) wait(now sim.LocalTime, from sim.ProcID, m sim.Message, out *sim.
 		reply(errReply("ERR timeout is negative"))
 		return
 	}
-	w := waiter{client: from, reqID: m.ID, offset: n.woff[from], need: need, deadline: -1}
+	w := waiter{client: from, reqID: m.ID, offset: woff, need: need, deadline: -1}
 	if ms > 0 {
 		w.deadline = addSat(now.Mono, durMs(ms))
 	}
 	n.waits = append(n.waits, w)
-	n.answerWaits(now, out)
+	if n.answerWaits(now, out) {
+		// The WAIT blocks: ask the replicas for an ACK now, through the stream
+		// (beforeSleep's replicationRequestAckFromSlaves), after the client's
+		// offset was taken, so that its next command's offset includes it.
+		n.replicate(sim.Message{Op: OpGetAck}, out)
+	}
 }
 
-func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs) {
+// answerWaits answers the WAITs now satisfied or timed out, and reports
+// whether any is still blocked.
+func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs) bool {
 	kept := n.waits[:0]
 	next := time.Duration(-1)
 	for _, w := range n.waits {
@@ -228,6 +310,7 @@ func (n *Node) answerWaits(now sim.LocalTime, out *sim.Outputs) {
 	} else {
 		out.CancelTimer(timerWait)
 	}
+	return len(kept) > 0
 }
 
 // promote turns a replica into a master (a failover).
