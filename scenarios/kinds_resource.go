@@ -8,7 +8,7 @@ import (
 // The protected resource: storage the clients read and write under the lock,
 // which may check fencing tokens. Every protocol shares it.
 func resourceKinds() []Kind {
-	return []Kind{{Name: DeclResource, Decl: DeclResource, Role: "resource", Build: buildResource}}
+	return []Kind{{Name: DeclResource, Decl: DeclResource, Role: sim.RoleResource, Build: buildResource}}
 }
 
 func buildResource(a *Args) func(sim.Env) sim.Process {

@@ -523,6 +523,7 @@ func (p *parser) cmdDecl(ln line, a *Args, pos []token) error {
 	d.build = k.Build(a)
 	for _, t := range a.keys {
 		d.given = append(d.given, t.text)
+		d.values = append(d.values, t.text+"="+a.kv[t.text].text)
 	}
 	d.refs = a.named
 	return a.early
