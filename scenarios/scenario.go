@@ -68,6 +68,11 @@ type step struct {
 	after   time.Duration
 	action  sim.Action
 	trigger string // the trigger's text, for the timeline
+	// every repeats the action every so often from at (an every line), up
+	// to until (0: the run's end), at the times while holds (nil: all).
+	every time.Duration
+	until time.Duration
+	while *sim.Holding
 }
 
 // ExpectKind is what an expect line asserts.

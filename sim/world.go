@@ -40,10 +40,13 @@ type World struct {
 	out      Outputs
 	actions  []Action
 	triggers []trigger
-	trace    Trace
-	flying   inflight // messages on their way, with CheckerOnly
-	started  bool
-	ended    bool
+	// holding is each client's belief by lock, as its reports say, kept only
+	// when an action's condition asks (a repeating workload's while).
+	holding map[Holding]bool
+	trace   Trace
+	flying  inflight // messages on their way, with CheckerOnly
+	started bool
+	ended   bool
 }
 
 type procState uint8
@@ -148,6 +151,9 @@ func (w *World) When(m Match, after time.Duration, a Action) int {
 }
 
 func (w *World) addAction(a Action) int {
+	if a.While != nil && w.holding == nil {
+		w.holding = map[Holding]bool{}
+	}
 	w.actions = append(w.actions, a)
 	return len(w.actions) - 1
 }
@@ -381,6 +387,9 @@ func (w *World) apply(p ProcID, idx int) {
 		o.At, o.Event, o.Proc = w.now, idx, p
 		w.trace.addObs(o)
 		w.fireTriggers(o)
+		if w.holding != nil && (o.Kind == ObsBeliefStart || o.Kind == ObsBeliefEnd) {
+			w.holding[Holding{o.Client, o.Lock}] = o.Kind == ObsBeliefStart
+		}
 	}
 }
 
@@ -563,9 +572,26 @@ func (w *World) fireTriggers(o *Observation) {
 	}
 }
 
+// ticks reports whether a repeating workload's tick happens: its process is
+// running, and its condition, if any, holds now.
+func (w *World) ticks(a *Action) bool {
+	if a.Proc >= 0 && w.procs[a.Proc].state != stUp {
+		return false
+	}
+	return a.While == nil || w.holding[*a.While]
+}
+
 // act carries out a scheduled action.
 func (w *World) act(i int) {
 	a := &w.actions[i]
+	if a.Every > 0 {
+		if next := w.now.Add(a.Every); a.Until == 0 || next < a.Until {
+			w.push(item{at: next, kind: itAction, proc: a.Proc, slot: int32(i)})
+		}
+		if !w.ticks(a) {
+			return
+		}
+	}
 	ev := w.ev(0, a.Proc, NoProc)
 	ev.Action = int32(i)
 	var s *procSlot
@@ -735,6 +761,11 @@ func (w *World) kill(p ProcID) {
 	s.state = stDown
 	s.p = nil
 	s.gen++
+	for h := range w.holding { // a crash ends every belief (the checker reads the crash, not a report)
+		if h.Client == p {
+			delete(w.holding, h)
+		}
+	}
 }
 
 func (w *World) resume(p ProcID, gen uint32, action int32) {
