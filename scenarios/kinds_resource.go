@@ -13,6 +13,9 @@ func resourceKinds() []Kind {
 
 func buildResource(a *Args) func(sim.Env) sim.Process {
 	cfg := resource.DefaultConfig()
+	// in=DB: a table of that database, in the lock's transaction; read here
+	// only for the argument list (such a line never builds a process: intxn.go).
+	a.Value("in", "NODE")
 	// fencing=on checks every operation's token; writes-only checks writes'
 	// only; lock-value is antirez's check-and-set against the lock's value.
 	switch a.OneOf("fencing", map[bool]string{false: "off", true: "on"}[cfg.Fencing], "off", "on", "writes-only", "lock-value") {

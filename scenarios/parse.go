@@ -23,9 +23,10 @@ type parser struct {
 	file      string
 	s         *Scenario
 	ids       map[string]sim.ProcID
-	seen      map[string]int // one-off commands -> the line that gave them
-	limitLine line           // the limit line, if any
-	untilCol  int            // the column of run's until=
+	inTxn     map[string]bool // resources in a lock's transaction (resource NAME in=DB): no process of their own
+	seen      map[string]int  // one-off commands -> the line that gave them
+	limitLine line            // the limit line, if any
+	untilCol  int             // the column of run's until=
 }
 
 type command struct {
@@ -122,7 +123,7 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 		s.Summary = lx.header[0]
 		s.Teaching = joinParagraph(lx.header)
 	}
-	p := &parser{reg: r, file: file, s: s, ids: map[string]sim.ProcID{}, seen: map[string]int{}}
+	p := &parser{reg: r, file: file, s: s, ids: map[string]sim.ProcID{}, inTxn: map[string]bool{}, seen: map[string]int{}}
 	// First pass: the process names, so that any line may refer to any process.
 	for _, ln := range lx.lines {
 		c := ln.toks[0].text
@@ -137,8 +138,12 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 			return nil, p.err(ln.num, name.col, "process name "+quote(name.text)+" is not a name",
 				"start with a letter; use up to 64 letters, digits, - and _")
 		}
-		if _, dup := p.ids[name.text]; dup {
+		if _, dup := p.ids[name.text]; dup || p.inTxn[name.text] {
 			return nil, p.err(ln.num, name.col, "process "+name.text+" is declared twice", "give each process its own name")
+		}
+		if c == DeclResource && slices.ContainsFunc(ln.toks[2:], func(t token) bool { return strings.HasPrefix(t.text, "in=") }) {
+			p.inTxn[name.text] = true // data in a database's tables, not a process (cmdDecl reads the rest)
+			continue
 		}
 		p.ids[name.text] = sim.ProcID(len(p.ids))
 		d := procDecl{name: name.text, kind: Kind{Decl: c, Name: c}}
@@ -497,6 +502,9 @@ func (p *parser) linkEnds(ln line, pos []token, usage string) (from, to sim.Proc
 
 func (p *parser) cmdDecl(ln line, a *Args, pos []token) error {
 	decl := ln.toks[0].text
+	if decl == DeclResource && p.inTxn[ln.toks[1].text] {
+		return p.resourceInTxn(ln, a, pos)
+	}
 	id := p.ids[ln.toks[1].text]
 	kindName := decl
 	if decl != DeclResource {
@@ -1108,6 +1116,11 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 	a.p, a.ln, a.self, a.pos = p, ln, who.text, pos
 	a.usage = strings.TrimSpace(who.text + " " + v.Name + " " + v.Usage)
 	act.Msg = v.Parse(a)
+	if a.early == nil && a.first == nil && (act.Msg.Op == "read" || act.Msg.Op == "write") && p.inTxn[act.Msg.Key] {
+		if err := p.operatesInTxn(ln, who, id, &act.Msg); err != nil {
+			return err
+		}
+	}
 	if t, ok := a.unused(); ok && a.early == nil && a.first == nil {
 		// An argument another kind's verb of the same name takes: say whose.
 		if ks := p.reg.verbsTaking(v.Name, t.text); len(ks) > 0 {

@@ -43,6 +43,7 @@ type Scenario struct {
 	links []linkDecl
 	procs []procDecl
 	steps []step
+	inTxn []txnResource // resources in a lock's transaction (intxn.go)
 }
 
 type linkDecl struct {
@@ -173,6 +174,9 @@ func (s *Scenario) declaredLink(from, to sim.ProcID) sim.Link {
 func (s *Scenario) ResourceGuard() string {
 	guards := map[string]string{"fencing=on": "fenced", "fencing=writes-only": "fenced", "fencing=lock-value": "checked by lock value"}
 	best := ""
+	for _, r := range s.inTxn {
+		best = "in " + s.procs[r.node].name + "'s transaction"
+	}
 	for _, d := range s.procs {
 		if d.kind.Decl != DeclResource {
 			continue

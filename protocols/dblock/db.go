@@ -101,6 +101,9 @@ type Node struct {
 	lapse     map[sim.TimerID]string
 	nextLapse sim.TimerID
 	adv       map[string]*advLock // advisory locks by key
+
+	// data.go: each open transaction's operations on the data in it.
+	pending map[sim.ProcID][]dataOp
 }
 
 // timerConns checks the connections; lock wait timers count up from 1.
@@ -267,6 +270,8 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value)}.Carrying(ArgVersion, r.Version).Carrying(ArgValue, r.Value))
 	case StCAS:
 		n.update(now, from, s, r, reply, out)
+	case StData:
+		n.dataStmt(from, s, reply, out)
 	}
 }
 

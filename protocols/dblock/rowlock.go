@@ -95,6 +95,7 @@ func (n *Node) endTxn(client sim.ProcID, reason, text string, out *sim.Outputs) 
 	if !ok {
 		return
 	}
+	n.settleData(client, reason == sim.ReasonReleased, text, out)
 	delete(n.held, client)
 	l := n.locks[name]
 	out.Write(sim.Message{Op: recUnlock, Key: name})
