@@ -48,6 +48,8 @@ type Action struct {
 	// a command from outside would wait for it), and when While is set and
 	// not met. The repeats share the action's index.
 	Every time.Duration
+	// Until, with Every, is the end of the repeats: a time at or after it is
+	// not queued (0: none before the run's end).
 	Until Time
 	// While, with Every, is each time's condition: its client believes, at
 	// that time, that it holds the lock.
@@ -57,8 +59,8 @@ type Action struct {
 // Holding is a condition on a client's belief: Client believes it holds Lock
 // (its latest report for the lock is a belief start, not an end).
 type Holding struct {
-	Client ProcID
-	Lock   string
+	Client ProcID // the client whose belief is asked about
+	Lock   string // the lock it must believe it holds
 }
 
 // Match selects observations that fire a trigger. A zero field matches anything
