@@ -23,9 +23,10 @@ type parser struct {
 	file      string
 	s         *Scenario
 	ids       map[string]sim.ProcID
-	seen      map[string]int // one-off commands -> the line that gave them
-	limitLine line           // the limit line, if any
-	untilCol  int            // the column of run's until=
+	inTxn     map[string]bool // resources in a lock's transaction (resource NAME in=DB): no process of their own
+	seen      map[string]int  // one-off commands -> the line that gave them
+	limitLine line            // the limit line, if any
+	untilCol  int             // the column of run's until=
 }
 
 type command struct {
@@ -50,6 +51,7 @@ func init() {
 		{"resource", "resource NAME [fencing=on|off]", (*parser).cmdDecl},
 		{"at", "at TIME ACTION", (*parser).cmdAt},
 		{"when", "when PROC EVENT [LOCK] [after=DUR] then ACTION", (*parser).cmdWhen},
+		{"every", everyUsage, (*parser).cmdEvery},
 		{"note", `note at TIME [ask "QUESTION"] "TEXT" | note when PROC EVENT [LOCK] [after=DUR] [ask "QUESTION"] "TEXT"`, (*parser).cmdNote},
 		{"compare-with", "compare-with ID|FILE", (*parser).cmdCompareWith},
 		{"run", "run [until=TIME]", (*parser).cmdRun},
@@ -121,7 +123,7 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 		s.Summary = lx.header[0]
 		s.Teaching = joinParagraph(lx.header)
 	}
-	p := &parser{reg: r, file: file, s: s, ids: map[string]sim.ProcID{}, seen: map[string]int{}}
+	p := &parser{reg: r, file: file, s: s, ids: map[string]sim.ProcID{}, inTxn: map[string]bool{}, seen: map[string]int{}}
 	// First pass: the process names, so that any line may refer to any process.
 	for _, ln := range lx.lines {
 		c := ln.toks[0].text
@@ -136,8 +138,12 @@ func (r *Registry) Parse(file, src string) (*Scenario, error) {
 			return nil, p.err(ln.num, name.col, "process name "+quote(name.text)+" is not a name",
 				"start with a letter; use up to 64 letters, digits, - and _")
 		}
-		if _, dup := p.ids[name.text]; dup {
+		if _, dup := p.ids[name.text]; dup || p.inTxn[name.text] {
 			return nil, p.err(ln.num, name.col, "process "+name.text+" is declared twice", "give each process its own name")
+		}
+		if c == DeclResource && slices.ContainsFunc(ln.toks[2:], func(t token) bool { return strings.HasPrefix(t.text, "in=") }) {
+			p.inTxn[name.text] = true // data in a database's tables, not a process (cmdDecl reads the rest)
+			continue
 		}
 		p.ids[name.text] = sim.ProcID(len(p.ids))
 		d := procDecl{name: name.text, kind: Kind{Decl: c, Name: c}}
@@ -198,7 +204,7 @@ func (p *parser) line(ln line) error {
 	for _, c := range commands {
 		if c.name == name.text {
 			rest := ln.toks[1:]
-			if c.name == "at" || c.name == "when" || c.name == "note" || c.name == "hint" {
+			if c.name == "at" || c.name == "when" || c.name == "every" || c.name == "note" || c.name == "hint" {
 				rest = nil // their action (or trigger) reads its own arguments
 			}
 			a, pos := newArgs(p.file, ln.num, c.name, rest)
@@ -364,6 +370,14 @@ const (
 func (p *parser) checkLimits() error {
 	s := p.s
 	for _, st := range s.steps {
+		if st.every > 0 && st.until == 0 && s.Until == 0 {
+			return p.err(st.action.Line, 1, "every needs an end: this line would repeat until the run's time limit ("+
+				sim.FormatDuration(s.Limits.MaxTime)+")", "give it until=TIME (every 200ms until=5s c1 write store), or end the run with run until=TIME")
+		}
+		if st.every > 0 && st.until > s.Limits.MaxTime {
+			return p.err(st.action.Line, st.col, "until="+sim.FormatDuration(st.until)+" is after the run's time limit of "+
+				sim.FormatDuration(s.Limits.MaxTime), p.timeLimitHint(st.until))
+		}
 		if st.when == nil && st.at > s.Limits.MaxTime {
 			return p.err(st.action.Line, st.col, "at "+sim.FormatDuration(st.at)+" is after the run's time limit of "+
 				sim.FormatDuration(s.Limits.MaxTime), p.timeLimitHint(st.at))
@@ -488,6 +502,9 @@ func (p *parser) linkEnds(ln line, pos []token, usage string) (from, to sim.Proc
 
 func (p *parser) cmdDecl(ln line, a *Args, pos []token) error {
 	decl := ln.toks[0].text
+	if decl == DeclResource && p.inTxn[ln.toks[1].text] {
+		return p.resourceInTxn(ln, a, pos)
+	}
 	id := p.ids[ln.toks[1].text]
 	kindName := decl
 	if decl != DeclResource {
@@ -523,6 +540,7 @@ func (p *parser) cmdDecl(ln line, a *Args, pos []token) error {
 	d.build = k.Build(a)
 	for _, t := range a.keys {
 		d.given = append(d.given, t.text)
+		d.values = append(d.values, t.text+"="+a.kv[t.text].text)
 	}
 	d.refs = a.named
 	return a.early
@@ -583,6 +601,109 @@ func (p *parser) cmdAt(ln line, _ *Args, _ []token) error {
 		return err
 	}
 	p.s.steps = append(p.s.steps, step{at: at, col: ln.toks[1].col, action: act})
+	return nil
+}
+
+const everyUsage = "every PERIOD [from=TIME] [until=TIME] CLIENT COMMAND [while CLIENT holds LOCK]"
+
+// maxTicks bounds the times one every line may repeat within its window, so
+// that a period of a millisecond over an hour is an error, not a run of a
+// million commands that ends at its event limit.
+const maxTicks = 100_000
+
+// cmdEvery reads a repeating workload: a client's command every PERIOD of true
+// time, from from= (default: one period in) to until= (default: the run's
+// end), and with while, only at the times its client believes it holds the
+// lock. The application's loop: a time that falls while the client is paused
+// or down is skipped (sim.Action.Every).
+func (p *parser) cmdEvery(ln line, _ *Args, _ []token) error {
+	const hint = "write " + everyUsage + ", like: every 200ms c1 write store while c1 holds L"
+	if len(ln.toks) < 3 {
+		return p.errAt(ln, len(ln.toks), "every needs a period and a client's command", hint)
+	}
+	period, err := p.duration(ln.num, ln.toks[1], "a period")
+	if err != nil {
+		return err
+	}
+	if period < time.Millisecond {
+		return p.err(ln.num, ln.toks[1].col, "every "+ln.toks[1].text+" repeats more often than once a millisecond", "write a period of 1ms or more, like every 200ms")
+	}
+	st := step{every: period, at: period, col: ln.toks[1].col}
+	i := 2
+	seen := map[string]bool{}
+	for ; i < len(ln.toks); i++ {
+		k, v, ok := strings.Cut(ln.toks[i].text, "=")
+		if !ok {
+			break
+		}
+		t := token{text: v, col: ln.toks[i].col}
+		switch {
+		case seen[k]:
+			return p.err(ln.num, t.col, "argument "+short(k)+" given twice", "keep one "+short(k)+"=...")
+		case k == "from":
+			if st.at, err = p.duration(ln.num, t, "a time"); err != nil {
+				return err
+			}
+			st.col = t.col
+		case k == "until":
+			if st.until, err = p.duration(ln.num, t, "a time"); err != nil {
+				return err
+			}
+		default:
+			h := "every takes from=TIME and until=TIME before the client's command"
+			if s := closest(k, []string{"from", "until"}); s != "" {
+				h = "did you mean " + s + "=? " + h
+			}
+			return p.err(ln.num, t.col, "unknown argument "+short(k)+" for every", h)
+		}
+		seen[k] = true
+	}
+	if st.until > 0 && st.until <= st.at {
+		return p.err(ln.num, st.col, "every from "+sim.FormatDuration(st.at)+" until="+sim.FormatDuration(st.until)+" never repeats",
+			"until= must come after the first time ("+sim.FormatDuration(st.at)+")")
+	}
+	end := len(ln.toks)
+	if w := slices.IndexFunc(ln.toks[i:], func(t token) bool { return t.text == "while" }); w >= 0 {
+		end = i + w
+		cond := ln.toks[end+1:]
+		if len(cond) != 3 || cond[1].text != "holds" {
+			return p.errAt(ln, end+1, "while needs a client that holds a lock", "write while CLIENT holds LOCK, like while c1 holds L")
+		}
+		who, err := p.proc(ln.num, cond[0])
+		if err != nil {
+			return err
+		}
+		if p.s.procs[who].kind.Decl != DeclClient {
+			return p.err(ln.num, cond[0].col, cond[0].text+" is not a client: it never holds a lock", "name the client whose lock the line waits for")
+		}
+		if err := p.word(ln.num, cond[2], "lock"); err != nil {
+			return err
+		}
+		st.while = &sim.Holding{Client: who, Lock: cond[2].text}
+	}
+	if i >= end {
+		return p.errAt(ln, i, "every needs a client's command", hint)
+	}
+	// The command is read as at's would be, from a line that ends before while.
+	cmd := line{num: ln.num, toks: ln.toks[:end], narration: ln.narration, question: ln.question}
+	act, err := p.action(cmd, i)
+	if err != nil {
+		return err
+	}
+	if act.Kind != sim.ActCommand || act.Proc < 0 || p.s.procs[act.Proc].kind.Decl != DeclClient || p.reg.IsFaultVerb(ln.toks[i+1].text) {
+		return p.err(ln.num, ln.toks[i].col, "every repeats a client's command, and "+quote(joinTokens(ln.toks[i:end]))+" is not one",
+			"write a client's command after the period, like every 200ms c1 write store; for a fault, write an at line for each time")
+	}
+	if st.until > 0 && (st.until-st.at)/period > maxTicks {
+		return p.err(ln.num, ln.toks[1].col, fmt.Sprintf("every %s from %s until=%s repeats more than %d times", ln.toks[1].text,
+			sim.FormatDuration(st.at), sim.FormatDuration(st.until), maxTicks), "write a longer period, or a shorter window")
+	}
+	act.Label, act.Every, act.While = joinTokens(ln.toks), period, st.while
+	if st.until > 0 {
+		act.Until = sim.Time(st.until)
+	}
+	st.action = act
+	p.s.steps = append(p.s.steps, st)
 	return nil
 }
 
@@ -1001,6 +1122,11 @@ func (p *parser) clientAction(ln line, who token, toks []token, act *sim.Action)
 	a.p, a.ln, a.self, a.pos = p, ln, who.text, pos
 	a.usage = strings.TrimSpace(who.text + " " + v.Name + " " + v.Usage)
 	act.Msg = v.Parse(a)
+	if a.early == nil && a.first == nil && (act.Msg.Op == "read" || act.Msg.Op == "write") && p.inTxn[act.Msg.Key] {
+		if err := p.operatesInTxn(ln, who, id, &act.Msg); err != nil {
+			return err
+		}
+	}
 	if t, ok := a.unused(); ok && a.early == nil && a.first == nil {
 		// An argument another kind's verb of the same name takes: say whose.
 		if ks := p.reg.verbsTaking(v.Name, t.text); len(ks) > 0 {

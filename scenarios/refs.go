@@ -193,6 +193,9 @@ func (a *Args) Resource(i int) string {
 		return ""
 	}
 	t := a.pos[i]
+	if a.p.inTxn[t.text] {
+		return t.text // a table of a lock's database (intxn.go)
+	}
 	id, err := a.p.proc(a.line, t)
 	if err == nil && a.p.s.procs[id].kind.Decl != DeclResource {
 		err = a.p.err(a.line, t.col, t.text+" is not a resource", "declare it with resource "+t.text)

@@ -108,7 +108,7 @@ func RunWith(s *Scenario, opt RunOptions, more func(*sim.World)) *Result {
 	if s.WhatIf != nil {
 		s.retell(tr)
 	}
-	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound, VerdictOnly: opt.VerdictOnly && len(s.Expects) == 0}), Program: opt.Program}
+	res := &Result{Scenario: s, Seed: seed, Trace: tr, Report: check.Check(tr, check.Options{Bound: s.Bound, VerdictOnly: opt.VerdictOnly && len(s.Expects) == 0, Resources: s.txnResources()}), Program: opt.Program}
 	for _, e := range s.Expects {
 		res.Expectations = append(res.Expectations, s.judge(e, &res.Report))
 	}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/sim"
@@ -42,6 +43,7 @@ type Scenario struct {
 	links []linkDecl
 	procs []procDecl
 	steps []step
+	inTxn []txnResource // resources in a lock's transaction (intxn.go)
 }
 
 type linkDecl struct {
@@ -50,12 +52,13 @@ type linkDecl struct {
 }
 
 type procDecl struct {
-	name  string
-	kind  Kind
-	clock sim.Clock
-	build func(sim.Env) sim.Process
-	given []string     // the arguments its line gives, in order
-	refs  []sim.ProcID // the processes its arguments name
+	name   string
+	kind   Kind
+	clock  sim.Clock
+	build  func(sim.Env) sim.Process
+	given  []string     // the arguments its line gives, in order
+	values []string     // the same as key=value
+	refs   []sim.ProcID // the processes its arguments name
 }
 
 // step is one scheduled action: at a time, or when an observation matches.
@@ -66,6 +69,11 @@ type step struct {
 	after   time.Duration
 	action  sim.Action
 	trigger string // the trigger's text, for the timeline
+	// every repeats the action every so often from at (an every line), up
+	// to until (0: the run's end), at the times while holds (nil: all).
+	every time.Duration
+	until time.Duration
+	while *sim.Holding
 }
 
 // ExpectKind is what an expect line asserts.
@@ -155,4 +163,31 @@ func (s *Scenario) declaredLink(from, to sim.ProcID) sim.Link {
 		}
 	}
 	return l
+}
+
+// ResourceGuard says how the scenario's protected resources guard the data
+// against a stale holder, in the TUI badge's words: "fenced" when one checks
+// fencing tokens (fencing=on or writes-only), "checked by lock value" for
+// antirez's check-and-set (fencing=lock-value), "in NODE's transaction" for a
+// resource that lives in the lock's own database (in=NODE), and "" when none
+// checks anything: such a resource is never said to be fenced.
+func (s *Scenario) ResourceGuard() string {
+	guards := map[string]string{"fencing=on": "fenced", "fencing=writes-only": "fenced", "fencing=lock-value": "checked by lock value"}
+	best := ""
+	for _, r := range s.inTxn {
+		best = "in " + s.procs[r.node].name + "'s transaction"
+	}
+	for _, d := range s.procs {
+		if d.kind.Decl != DeclResource {
+			continue
+		}
+		for _, g := range d.values {
+			if w, ok := guards[g]; ok && (best == "" || w == "fenced") {
+				best = w
+			} else if node, ok := strings.CutPrefix(g, "in="); ok && best == "" {
+				best = "in " + node + "'s transaction"
+			}
+		}
+	}
+	return best
 }

@@ -117,6 +117,15 @@ func (r *Result) warnings() []Warning {
 		}
 	}
 	for i, st := range r.Scenario.steps { // Build adds one action per step, in order
+		if st.every > 0 && !happened[int32(i)] {
+			hint := "check that its client is running and the line's window falls within the run"
+			if st.while != nil {
+				hint = "check in the timeline that " + r.Scenario.procs[st.while.Client].name + " holds " + st.while.Lock +
+					" at one of the line's times, and that the client and lock are the ones named"
+			}
+			out = append(out, Warning{File: r.Scenario.File, Line: st.action.Line, Col: 1,
+				Msg: "`" + st.action.Label + "` never happened: none of its times came while it could", Hint: hint})
+		}
 		if st.when != nil && !happened[int32(i)] {
 			out = append(out, Warning{File: r.Scenario.File, Line: st.action.Line, Col: 1,
 				Msg:  "`" + st.trigger + "` never fired: this line's action never happened",

@@ -43,6 +43,28 @@ type Action struct {
 	// it shows what the step leads to and its narration (the answer).
 	Question string
 	Line     int // scenario line, for messages
+	// Every, when above 0, repeats the action every Every of true time from
+	// its first time on, while the next time is before Until (0: until the
+	// run ends: its run until= or a limit stops it). A repeating workload (a
+	// scenario's every line) is the application's own loop, not a command
+	// from outside, so a time is skipped, with no event, when the action's
+	// process is paused or down (a frozen application issues nothing, where
+	// a command from outside would wait for it), and when While is set and
+	// not met. The repeats share the action's index.
+	Every time.Duration
+	// Until, with Every, is the end of the repeats: a time at or after it is
+	// not queued (0: none before the run's end).
+	Until Time
+	// While, with Every, is each time's condition: its client believes, at
+	// that time, that it holds the lock.
+	While *Holding
+}
+
+// Holding is a condition on a client's belief: Client believes it holds Lock
+// (its latest report for the lock is a belief start, not an end).
+type Holding struct {
+	Client ProcID // the client whose belief is asked about
+	Lock   string // the lock it must believe it holds
 }
 
 // Match selects observations that fire a trigger. A zero field matches anything

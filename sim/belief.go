@@ -37,6 +37,27 @@ func (b *Belief) Start(out *Outputs, client ProcID, lock, grant string, window t
 		Window: window, Token: token, HasToken: hasToken})
 }
 
+// Renew reports that the client renewed the grant it believes it holds and was
+// given a new fencing token with it: a lock whose token advances with each
+// heartbeat (a record's version number, bumped by every renewal) fences with
+// the current one, and every operation from now on carries it. Start's token
+// was the grant's first; a client whose token never changes need not call
+// Renew. It does nothing when the client holds no lock, so a renewal answered
+// after the belief ended cannot arm an old grant with a new token; the token
+// is taken as given, so a client whose answers may arrive out of order keeps
+// only a newer one. The log shows the new token.
+func (b *Belief) Renew(out *Outputs, client ProcID, token int64) {
+	if !b.holds || (b.fenced && b.token == token) {
+		return
+	}
+	b.token, b.fenced = token, true
+	out.Observe(Note(client, "renewed %s as %s: its fencing token is now %d", b.lock, b.grant, token))
+}
+
+// Token is the fencing token the client's operations carry, and whether they
+// carry one: Start's, or the last Renew's.
+func (b *Belief) Token() (int64, bool) { return b.token, b.fenced }
+
 // End reports that the client no longer believes it holds its lock, if it did.
 func (b *Belief) End(out *Outputs, client ProcID, reason string) bool {
 	if !b.holds {

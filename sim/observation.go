@@ -100,6 +100,9 @@ const (
 const (
 	RoleParticipant = "participant" // a commit protocol's participant: commit-agreement needs every one's yes
 	RoleAcceptor    = "acceptor"    // a Paxos acceptor: a value accepted by a majority of them is chosen
+	// RoleResource is a protected resource's process: once declared, only the
+	// resource invariants decide UNSAFE, even if no operation reaches it.
+	RoleResource = "resource"
 )
 
 var obsNames = [...]string{

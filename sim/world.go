@@ -40,8 +40,11 @@ type World struct {
 	out      Outputs
 	actions  []Action
 	triggers []trigger
-	trace    Trace
-	flying   inflight // messages on their way, with CheckerOnly
+	// holding is each client's belief by lock, as its reports say, kept only
+	// when an action's condition asks (a repeating workload's while).
+	holding map[Holding]bool
+	trace   Trace
+	flying  inflight // messages on their way, with CheckerOnly
 	// clockRestarts are the restarts waiting for a process's own wall clock
 	// (Action.NodeClock), rescheduled when that clock jumps or drifts.
 	clockRestarts []clockRestart
@@ -161,6 +164,9 @@ func (w *World) When(m Match, after time.Duration, a Action) int {
 }
 
 func (w *World) addAction(a Action) int {
+	if a.While != nil && w.holding == nil {
+		w.holding = map[Holding]bool{}
+	}
 	w.actions = append(w.actions, a)
 	return len(w.actions) - 1
 }
@@ -397,6 +403,9 @@ func (w *World) apply(p ProcID, idx int) {
 		o.At, o.Event, o.Proc = w.now, idx, p
 		w.trace.addObs(o)
 		w.fireTriggers(o)
+		if w.holding != nil && (o.Kind == ObsBeliefStart || o.Kind == ObsBeliefEnd) {
+			w.holding[Holding{o.Client, o.Lock}] = o.Kind == ObsBeliefStart
+		}
 	}
 }
 
@@ -614,9 +623,26 @@ func (w *World) fireTriggers(o *Observation) {
 	}
 }
 
+// ticks reports whether a repeating workload's tick happens: its process is
+// running, and its condition, if any, holds now.
+func (w *World) ticks(a *Action) bool {
+	if a.Proc >= 0 && w.procs[a.Proc].state != stUp {
+		return false
+	}
+	return a.While == nil || w.holding[*a.While]
+}
+
 // act carries out a scheduled action.
 func (w *World) act(i int) {
 	a := &w.actions[i]
+	if a.Every > 0 {
+		if next := w.now.Add(a.Every); a.Until == 0 || next < a.Until {
+			w.push(item{at: next, kind: itAction, proc: a.Proc, slot: int32(i)})
+		}
+		if !w.ticks(a) {
+			return
+		}
+	}
 	ev := w.ev(0, a.Proc, NoProc)
 	ev.Action = int32(i)
 	var s *procSlot
@@ -795,6 +821,11 @@ func (w *World) kill(p ProcID) {
 	s.state = stDown
 	s.p = nil
 	s.gen++
+	for h := range w.holding { // a crash ends every belief (the checker reads the crash, not a report)
+		if h.Client == p {
+			delete(w.holding, h)
+		}
+	}
 }
 
 func (w *World) resume(p ProcID, gen uint32, action int32) {

@@ -494,7 +494,7 @@ func (m Compare) runHeaders() (a, b string, oneLine bool) {
 		tl := []*layout.Timeline{m.c.A, m.c.B}[i]
 		bdg := headerSlot{""}
 		if r >= 0 {
-			bdg = badgeForms(s, tl, r, &res.Report, hidden)
+			bdg = badgeForms(s, tl, r, &res.Report, hidden, res.Scenario.ResourceGuard())
 			for k := range bdg {
 				bdg[k] = " " + bdg[k]
 			}

@@ -32,7 +32,13 @@ var overlap = map[string]string{
 // hidden: the rows below r are not drawn (a walk, reveal), so the badge may
 // not lean on the verdict: the data is "safe so far" until the end, whatever
 // the run's verdict will be.
-func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report, hidden bool) []string {
+//
+// guard is how the scenario's resources protect the data
+// (scenarios.Scenario.ResourceGuard): "fenced" only for a resource that checks
+// tokens, so a resource that checks nothing is never called fenced. When no
+// operation reached a declared resource, the badge says so instead: the data
+// is safe because nothing touched it, not because anything refused.
+func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report, hidden bool, guard string) []string {
 	var names []string
 	if tl.Len() > 0 {
 		names = tl.ViolatedBy(r)
@@ -64,13 +70,17 @@ func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report, hidden 
 		safe = "data safe"
 	}
 	fenced := ""
-	if res, ok := rep.Result("fencing-monotonic"); ok && res.Applicable {
-		fenced = " (fenced)"
+	if guard != "" {
+		fenced = " (" + guard + ")"
+	}
+	if len(rep.Unreached) > 0 && !hidden {
+		fenced = "; no operation reached " + strings.Join(rep.Unreached, ", ")
 	}
 	all := strings.Join(facts, ", ")
 	// The amber itself says that the data is safe; the shortest form leaves
 	// the words out, never puts a contrary one in.
-	// "(fenced)" outlasts the list of facts: it is why the data is safe.
+	// "(fenced)" outlasts the list of facts: it is why the data is safe; so
+	// does "no operation reached db", which says why nothing could be lost.
 	return renderAll(s.BadgeWarn, " "+all+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+" ",
 		" "+facts[0]+more+" ")
 }

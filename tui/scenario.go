@@ -509,7 +509,7 @@ func (m Scenario) header() string {
 		sRight
 	)
 	return headerLine(m.w, []headerSlot{
-		sBadge:   badgeForms(s, tl, m.tl.Cursor(), &m.res.Report, hidden),
+		sBadge:   badgeForms(s, tl, m.tl.Cursor(), &m.res.Report, hidden, m.res.Scenario.ResourceGuard()),
 		sID:      {s.Header.Render(fmt.Sprintf(" t=%s%s  %s  ", at, play, m.res.Scenario.ID)), s.Header.Render(fmt.Sprintf(" t=%s%s  ", at, play))},
 		sVerdict: verdictForms(s, &m.res.Report, hidden),
 		sModes:   append(modeForms(s, on...), ""),

@@ -12,7 +12,7 @@ import (
 // a client kind, their arguments (read by Build, from the protocol's defaults)
 // and the client's verbs.
 //
-//	node NAME session-server [session=DUR]
+//	node NAME session-server [session=DUR] [renew-token=on|off]
 //	client NAME session-lock server=NODE [validity-timer=on|off] [margin=DUR] [retry=DUR]
 func Kinds() []scenarios.Kind {
 	return []scenarios.Kind{
@@ -21,6 +21,7 @@ func Kinds() []scenarios.Kind {
 			Build: func(a *scenarios.Args) func(sim.Env) sim.Process {
 				cfg := sessionlock.DefaultServerConfig()
 				cfg.Session = a.Positive("session", cfg.Session, "a session lasts some time: session=2s")
+				cfg.RenewToken = a.OnOff("renew-token", cfg.RenewToken)
 				return sessionlock.NewServer(cfg)
 			}},
 		{Name: "session-lock", Decl: scenarios.DeclClient, Role: scenarios.RoleClient, Protocol: "sessionlock",

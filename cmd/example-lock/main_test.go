@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,10 +24,10 @@ func exampleLock(t *testing.T, args ...string) (int, string, string) {
 // meets its expectations.
 func TestCatalogueMeetsItsExpectations(t *testing.T) {
 	code, out, errs := exampleLock(t, "verify")
-	if code != 0 || !strings.Contains(out, "5 of 5 scenarios match their expectations") {
+	if code != 0 || !strings.Contains(out, "6 of 6 scenarios match their expectations") {
 		t.Fatalf("verify: exit %d\n%s%s", code, out, errs)
 	}
-	for _, id := range []string{"happy", "paused-holder", "fenced", "broken", "validity"} {
+	for _, id := range []string{"happy", "paused-holder", "fenced", "broken", "validity", "renewed-token"} {
 		if !strings.Contains(out, "ok    "+id+" ") {
 			t.Errorf("verify did not run %s:\n%s", id, out)
 		}
@@ -75,5 +76,59 @@ func TestABadArgumentIsExplained(t *testing.T) {
 	code, _, errs := exampleLock(t, "run", p)
 	if code != 2 || !strings.Contains(errs, "sesion") || !strings.Contains(errs, "session") {
 		t.Errorf("exit %d, want 2 and an error naming sesion and suggesting session:\n%s", code, errs)
+	}
+}
+
+// Issue 31, item 13: a token that changes on renewal. A second telling of
+// renewed-token.scn, in other timings (a 3 s session, a longer hold before the
+// pause): the holder's stale write carries the token of its latest renewal,
+// not the one it was granted, and the resource refuses it under the
+// successor's newer token (Kleppmann 2016). With renew-token=off the same
+// story fences with the token frozen at acquisition.
+func TestTheHolderFencesWithItsLatestRenewalsToken(t *testing.T) {
+	story := func(renew string) string {
+		return `protocol sessionlock
+node s session-server session=3s renew-token=` + renew + `
+client a session-lock server=s validity-timer=off
+client b session-lock server=s validity-timer=off retry=300ms
+resource store fencing=on
+at 50ms a acquire L
+at 4s a write store
+at 4100ms pause a for=6s
+at 4200ms b acquire L
+at 5s a write store
+at 9s b write store
+at 11s b release L
+run until=12s
+`
+	}
+	renewed := regexp.MustCompile(`renewed L as a#1: its fencing token is now (\d+)`)
+	refused := regexp.MustCompile(`store REJECTS write by a under a#1 of L token (\d+) \(token \d+ < highest seen (\d+)\)`)
+	for _, tc := range []struct {
+		renew  string
+		frozen bool
+	}{{"on", false}, {"off", true}} {
+		file := filepath.Join(t.TempDir(), "renew.scn")
+		if err := os.WriteFile(file, []byte(story(tc.renew)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := exampleLock(t, "run", file)
+		if code != 0 || !strings.Contains(out, "Verdict: SAFE") {
+			t.Fatalf("renew-token=%s: exit %d, want SAFE\n%s%s", tc.renew, code, out, errs)
+		}
+		before, _, _ := strings.Cut(out, "pause a for")
+		renewals := renewed.FindAllStringSubmatch(before, -1)
+		m := refused.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("renew-token=%s: the stale write was not refused:\n%s", tc.renew, out)
+		}
+		switch {
+		case tc.frozen && (len(renewals) != 0 || m[1] != "1"):
+			t.Errorf("renew-token=off: %d renewals, the stale write under token %s; want none, and token 1", len(renewals), m[1])
+		case !tc.frozen && len(renewals) < 3:
+			t.Errorf("renew-token=on: %d renewals before the pause, want one per heartbeat (a third of 3 s) over 4 s", len(renewals))
+		case !tc.frozen && m[1] != renewals[len(renewals)-1][1]:
+			t.Errorf("renew-token=on: the stale write carries token %s, not its latest renewal's %s", m[1], renewals[len(renewals)-1][1])
+		}
 	}
 }

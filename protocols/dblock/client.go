@@ -263,6 +263,10 @@ func (c *Client) command(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case CmdRelease:
 		c.release(m.Key, out)
 	case lockkit.CmdRead, lockkit.CmdWrite:
+		if InTransaction(m) {
+			c.operateInTxn(m, out)
+			return
+		}
 		c.belief.Operate(out, c.env, m)
 	}
 }

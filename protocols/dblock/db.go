@@ -90,6 +90,9 @@ type Node struct {
 	lapse     map[sim.TimerID]string
 	nextLapse sim.TimerID
 	adv       map[string]*advLock // advisory locks by key
+
+	// data.go: each open transaction's operations on the data in it.
+	pending map[sim.ProcID][]dataOp
 }
 
 // timerConns checks the connections; lock wait timers count up from 1.
@@ -218,6 +221,8 @@ func (n *Node) exec(now sim.LocalTime, from sim.ProcID, id uint64, s *Stmt, out 
 			return
 		}
 		reply(sim.Message{Op: OpSelect, Value: "1", Opts: fmt.Sprintf("(version %d, value %d)", r.Version, r.Value)}.Carrying(ArgVersion, r.Version).Carrying(ArgValue, r.Value))
+	case StData:
+		n.dataStmt(from, s, reply, out)
 	default:
 		n.run(now, from, id, s, out)
 		if n.anyTxn() {

@@ -75,6 +75,9 @@ type Stmt struct {
 	Fence bool
 	// Wait: FOR UPDATE's NOWAIT or SKIP LOCKED (default: block).
 	Wait string
+	// StData (data.go): "read" or "write" of the data table Row, inside the
+	// transaction that holds the lock row Lock.
+	Data, Lock string
 }
 
 func (s *Stmt) op() string {
@@ -93,6 +96,11 @@ func (s *Stmt) op() string {
 		return OpBegin
 	case StRollback:
 		return OpRollback
+	case StData:
+		if s.Data == "write" {
+			return OpUpdate
+		}
+		return OpSelect
 	}
 	return "?"
 }
@@ -163,6 +171,11 @@ func (s *Stmt) sql() string {
 		return fmt.Sprintf("SELECT pg_try_advisory_lock(hashtext('%s'))", s.Row)
 	case StAdvUnlock:
 		return fmt.Sprintf("SELECT pg_advisory_unlock(hashtext('%s'))", s.Row)
+	case StData:
+		if s.Data == "write" {
+			return fmt.Sprintf("UPDATE %s SET value=value+1, written_by='%s'", s.Row, s.Owner)
+		}
+		return "SELECT value, written_by FROM " + s.Row
 	case StCAS:
 		if !s.Compare {
 			return fmt.Sprintf("UPDATE locks SET value=%d, version=%d WHERE name='%s'", s.Value, s.Version+1, s.Row)

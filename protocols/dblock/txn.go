@@ -447,6 +447,7 @@ func (n *Node) endTxn(client sim.ProcID, commit bool, reason, text string, out *
 		return
 	}
 	delete(n.txns, client)
+	n.settleData(client, commit && !t.aborted, text, out)
 	if commit && !t.aborted {
 		for _, wr := range t.writes {
 			if wr.before != nil {
@@ -475,6 +476,7 @@ func (n *Node) endTxn(client sim.ProcID, commit bool, reason, text string, out *
 // error (the transaction stays, aborted) or its end.
 func (n *Node) rollback(client sim.ProcID, t *txn, reason, text string, out *sim.Outputs) {
 	n.dropWaits(client, out)
+	n.settleData(client, false, text, out)
 	t.writes, t.view = nil, map[string]*row{}
 	n.release(client, t, reason, text, out)
 }

@@ -102,9 +102,9 @@ func fromSource(reg *scenarios.Registry, name, src string, keepFaults bool) (*Te
 	t.Body = strings.TrimRight(strings.Join(kept, "\n"), "\n") + "\n"
 	if !slices.ContainsFunc(kept, func(ln string) bool {
 		f := strings.Fields(ln)
-		return len(f) > 0 && (f[0] == "at" || f[0] == "when")
+		return len(f) > 0 && (f[0] == "at" || f[0] == "when" || f[0] == "every")
 	}) {
-		return nil, fmt.Errorf("%s has no workload left to put faults on (no at or when lines besides faults): add the clients' commands", name)
+		return nil, fmt.Errorf("%s has no workload left to put faults on (no at, when or every lines besides faults): add the clients' commands", name)
 	}
 	return t, nil
 }

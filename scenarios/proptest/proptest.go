@@ -13,6 +13,7 @@ import (
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/simtest"
@@ -32,6 +33,12 @@ type Config struct {
 	Faults []fault.Kind
 	// MaxFaults is at most how many faults a schedule has (0: 4).
 	MaxFaults int
+	// MaxDriftPPM bounds the drift faults: rapid draws |ppm| up to it, and the
+	// exhaustive search's default menu tries -MaxDriftPPM and +MaxDriftPPM
+	// (0: 2000, explore's default, inside Redlock's 1% allowance; at most
+	// sim.MaxDriftPPM, as a scenario's clock-drift). Widen it to find a drift
+	// margin that is too small for the clocks a design really runs on.
+	MaxDriftPPM int64
 	// Invariants must hold (nil: every invariant that decides the verdict:
 	// safety, and liveness too with Liveness). Names as docs/invariants.md.
 	Invariants []string
@@ -265,7 +272,10 @@ func newRunner(t *testing.T, c Config, test string) *runner {
 		menu = fault.Kinds
 	}
 	cfg := &explore.Config{Template: tpl, Liveness: c.Liveness, Invariants: c.Invariants,
-		Space: fault.Space{Menu: menu, MaxFaults: c.MaxFaults}}
+		Space: fault.Space{Menu: menu, MaxFaults: c.MaxFaults, MaxDrift: c.MaxDriftPPM}}
+	if c.MaxDriftPPM < 0 || c.MaxDriftPPM > sim.MaxDriftPPM {
+		t.Fatalf("locksim: MaxDriftPPM %d: expected 0 (the default, 2000) to %d", c.MaxDriftPPM, sim.MaxDriftPPM)
+	}
 	for _, n := range c.Invariants {
 		if !slices.Contains(check.Names(), n) {
 			t.Fatalf("locksim: unknown invariant %q (invariants are: %s)", n, strings.Join(check.Names(), ", "))

@@ -3,10 +3,12 @@ package proptest_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/scenarios/proptest"
 	"github.com/locksim/locksim/sim/fault"
 )
@@ -72,5 +74,33 @@ func TestTheFoundDirectoryComesFromTheEnvironment(t *testing.T) {
 	}
 	if !strings.Contains(f.Message, "step through it: go run ./cmd/mylock tui "+f.File) {
 		t.Errorf("the message does not name the program that replays:\n%s", f.Message)
+	}
+}
+
+// Issue 31, item 12: a drift margin that is too small. Redlock budgets 1% of
+// the TTL for clock drift ("Distributed Locks with Redis": drift factor 0.01);
+// Kleppmann ("How to do distributed locking", 2016) points out that its safety
+// rests on clocks drifting less than that. Within the default range (±2,000
+// ppm, inside the allowance) every drift on any process keeps the lock
+// exclusive; with MaxDriftPPM widened to ±20,000 (2%), a client clock that runs
+// slow outlives the keys, and the search finds c2 holding while c1 believes.
+func TestAWiderDriftRangeFindsATooSmallMargin(t *testing.T) {
+	cfg := proptest.Config{Template: "testdata/redlock-drift-margin.scn",
+		Faults: []fault.Kind{fault.Drift}, Invariants: []string{"mutex-belief", "grant-exclusive"},
+		Dir: t.TempDir(), CheckFaults: 1, Points: explore.Points{Mode: explore.PointsObservations}}
+	res := proptest.Exhaustive(t, cfg)
+	if res.Schedules() == 0 {
+		t.Fatal("the default range checked no schedule")
+	}
+	wide := cfg
+	wide.MaxDriftPPM = 20_000
+	f := proptest.Find(t, wide)
+	if !slices.Contains(f.Broken, "mutex-belief") || len(f.Schedule) != 1 || f.Schedule[0].Kind != fault.Drift {
+		t.Fatalf("found %v by %v, want mutex-belief by one drift", f.Broken, f.Schedule)
+	}
+	// The drift that breaks it is outside the default range, and slow (a
+	// negative rate) on the client that holds: its validity timer runs late.
+	if d := f.Schedule[0]; d.Proc != "c1" || d.Mag > -2000 {
+		t.Errorf("the drift that breaks it is %+v, want c1's clock slower than -2000 ppm", d)
 	}
 }

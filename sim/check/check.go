@@ -87,8 +87,12 @@ type Metric struct {
 type Report struct {
 	Results  []Result // one per invariant, in docs/invariants.md's order
 	Verdict  Verdict  // the run's one word
-	Resource bool     // the protected resource saw operations: only resource invariants decide UNSAFE
-	Metrics  []Metric // what the protocols measured (ObsMetric, ObsCounter)
+	Resource bool     // a protected resource is declared (or saw operations): only resource invariants decide UNSAFE
+	// Unreached names the declared protected resources that no operation
+	// reached (lost, delayed past the end, never sent): the resource
+	// invariants judged them all the same, and had nothing to refuse.
+	Unreached []string
+	Metrics   []Metric // what the protocols measured (ObsMetric, ObsCounter)
 	// Notes qualify the verdict where it could mislead: a SAFE run in which the
 	// legitimate holder's operations were all refused (safe, but it could not
 	// work).
@@ -123,6 +127,13 @@ type Options struct {
 	// VerdictOnly leaves out the metrics and the notes, which decide nothing:
 	// for a caller that reads only the verdict and the results (an exploration).
 	VerdictOnly bool
+	// Resources names the protected resources that are no process of their own
+	// (a table in the lock's own database, `resource data in=db`), by the
+	// process whose ObsResource reports are their operations. A process of
+	// role sim.RoleResource is a protected resource without being named here.
+	// A declared resource makes the resource invariants decide the verdict
+	// even when no operation reached it.
+	Resources map[sim.ProcID]string
 }
 
 // DefaultBound is the liveness bound where a scenario sets none.
@@ -185,7 +196,7 @@ func Check(t *sim.Trace, opt Options) Report {
 		opt.Bound = DefaultBound
 	}
 	f := newFacts(t, opt)
-	rep := Report{Resource: f.resource}
+	rep := Report{Resource: f.resource, Unreached: f.unreached}
 	for _, inv := range invariants {
 		r := inv.judge(f)
 		r.Name, r.Kind = inv.name, inv.kind

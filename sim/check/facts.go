@@ -1,6 +1,8 @@
 package check
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -12,7 +14,9 @@ import (
 type facts struct {
 	t         *sim.Trace
 	opt       Options
-	resource  bool        // the protected resource saw operations
+	resource  bool        // a protected resource is declared, or saw operations: resource invariants decide
+	operated  bool        // some protected resource saw an operation
+	unreached []string    // the declared resources no operation reached, by name
 	procs     []procEvent // crashes, power losses, shutdowns and restarts, in order
 	lastFault sim.Time    // the last fault event (noFault when none)
 	grants    []*grantRec // every grant, in the order issued
@@ -116,9 +120,30 @@ func newFacts(t *sim.Trace, opt Options) *facts {
 		}
 	}
 	f.obs = t.Observations()
+	reached := map[sim.ProcID]bool{}
 	for i := range f.obs {
 		if f.obs[i].Kind == sim.ObsResource {
+			f.operated = true
+			reached[f.obs[i].Proc] = true
+		}
+	}
+	// A declared resource protects the run whether or not an operation reached
+	// it: a run whose every write was lost or delayed past its end is judged by
+	// what the data went through (nothing), not by the lock's promises, which
+	// the resource is there to make matter less (issue 31, item 14).
+	f.resource = f.operated
+	for p, role := range t.Roles {
+		if role == sim.RoleResource {
 			f.resource = true
+			if !reached[sim.ProcID(p)] {
+				f.unreached = append(f.unreached, f.name(sim.ProcID(p)))
+			}
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(opt.Resources)) {
+		f.resource = true
+		if !reached[p] {
+			f.unreached = append(f.unreached, opt.Resources[p])
 		}
 	}
 	f.replayed = replays(f.obs)

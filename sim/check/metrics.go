@@ -201,7 +201,7 @@ func metrics(f *facts) []Metric {
 		vals["unavailable_max_ms"] = longest.Ms()
 		vals["failed_attempts"] = float64(failed)
 	}
-	if f.resource {
+	if f.operated {
 		vals["stale_accepted"] = float64(staleAccepted(f))
 	}
 	if misses, _, ok := periodMisses(f); ok {

@@ -60,7 +60,7 @@ func WriteText(w io.Writer, r *scenarios.Result, opt TextOptions) error {
 		p("  (the run stopped at its %s at %s)", er, r.Trace.End)
 	}
 	if r.Report.Resource {
-		p("  (a resource is protected: only %s decide UNSAFE)", listWords(check.ResourceNames()))
+		p("  (a resource is protected: only %s decide UNSAFE%s)", listWords(check.ResourceNames()), unreached(&r.Report, "; "))
 	}
 	p("\n")
 	for _, n := range r.Report.Notes {
@@ -153,4 +153,15 @@ func listWords(ws []string) string {
 		return strings.Join(ws, "")
 	}
 	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+}
+
+// unreached says which declared resources no operation reached ("no operation
+// reached db"), after sep, or nothing: the resource invariants judged a run
+// whose data went through nothing, which is why a lock-level overlap did not
+// make it UNSAFE.
+func unreached(rep *check.Report, sep string) string {
+	if len(rep.Unreached) == 0 {
+		return ""
+	}
+	return sep + "no operation reached " + listWords(rep.Unreached)
 }

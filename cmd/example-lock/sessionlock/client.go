@@ -142,6 +142,12 @@ func (c *Client) reply(now sim.LocalTime, m sim.Message, out *sim.Outputs) {
 	case OpAlive:
 		if c.belief.Holds() && m.Value == c.grant {
 			c.renewed(now, m.ID, out)
+			// A server that mints a token with each renewal (renew-token=on)
+			// sends it: fence with the newest. Answers can cross in the
+			// network, so an older one is not taken back.
+			if t, fenced := c.belief.Token(); m.Num(ArgToken) > 0 && (!fenced || m.Num(ArgToken) > t) {
+				c.belief.Renew(out, c.env.ID, m.Num(ArgToken))
+			}
 		}
 	case OpExpired:
 		if c.belief.Holds() && m.Value == c.grant {

@@ -10,7 +10,7 @@ const (
 	OpGranted   = "GRANTED"   // server: yes, as grant Value, token ArgToken, for a session of ArgSession ms
 	OpBusy      = "BUSY"      // server: no, someone holds it (or the server is in its grace period)
 	OpKeepalive = "KEEPALIVE" // client: renew grant Value's session (background traffic)
-	OpAlive     = "ALIVE"     // server: grant Value's session is renewed for ArgSession ms
+	OpAlive     = "ALIVE"     // server: grant Value's session is renewed for ArgSession ms (with renew-token=on: under the new token ArgToken)
 	OpExpired   = "EXPIRED"   // server: grant Value's session is over
 	OpRelease   = "RELEASE"   // client: I am done with grant Value
 	OpReleased  = "RELEASED"  // server: grant Value is released

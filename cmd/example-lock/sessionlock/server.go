@@ -13,6 +13,10 @@ import (
 type ServerConfig struct {
 	// Session is how long a grant lasts without a heartbeat (2 s when 0).
 	Session time.Duration
+	// RenewToken mints a new fencing token with every renewal, as a lock
+	// record's version number does when each heartbeat bumps it: the holder
+	// must then fence with the token of its latest renewal (sim.Belief.Renew).
+	RenewToken bool
 }
 
 // DefaultSession is a session's length when the configuration leaves it 0.
@@ -84,8 +88,18 @@ func (s *Server) handle(now sim.LocalTime, from sim.ProcID, m sim.Message, out *
 	case OpKeepalive:
 		reply = sim.Message{Op: OpExpired, Key: m.Key, Value: m.Value, ID: m.ID}
 		if held && h.grant == m.Value {
+			if s.cfg.RenewToken { // the record's next version: durable before anyone sees it, as on acquire
+				s.token++
+				out.Write(sim.Message{Op: opToken}.With(ArgToken, s.token))
+				out.Fsync()
+				h.token = s.token
+				s.holder[m.Key] = h
+			}
 			s.grant(out, m.Key, h) // the same grant again: a renewal
 			reply = sim.Message{Op: OpAlive, Key: m.Key, Value: m.Value, ID: m.ID}.With(ArgSession, s.cfg.Session.Milliseconds())
+			if s.cfg.RenewToken {
+				reply = reply.With(ArgToken, h.token)
+			}
 		}
 		reply = reply.InBackground()
 	case OpRelease:

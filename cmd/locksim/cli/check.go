@@ -32,6 +32,7 @@ type checkOptions struct {
 	certificate, compare, envelope                 string
 	menu                                           []string
 	maxFaults, workers, shrinkRuns                 int
+	maxDrift                                       int64
 	budget, resolution                             time.Duration
 	seed                                           uint64
 	liveness, countOnly, noDeadlines, exercise     bool
@@ -123,6 +124,7 @@ Exit 0: no counterexample within the bound; 1: a counterexample, written to
 proved).`)
 	fs.StringVar(&o.faults, "faults", "", "fault kinds, comma-separated: "+fault.KindList(fault.Kinds, ",")+" (default: all the template has targets for)")
 	fs.IntVar(&o.maxFaults, "max-faults", 2, "every schedule of up to this many faults")
+	fs.Int64Var(&o.maxDrift, "max-drift-ppm", DefaultMaxDriftPPM, "the menu's drift sizes are -this and +this ppm (1 to 100000; 2000 is 0.2%, inside Redlock's 1% allowance); --menu drift=... overrides")
 	fs.StringVar(&o.points, "points", "events", "where faults fall: events, observations, or at=T1,T2,...")
 	fs.Var((*multiFlag)(&o.menu), "menu", "a kind's sizes, KIND=SIZE,SIZE (repeatable), e.g. pause=1s,5s,15s; "+strings.ReplaceAll(explore.MenuHelp, "\n", " "))
 	fs.BoolVar(&o.noDeadlines, "no-deadline-jumps", false, "do not try clock jumps sized just past pending wall-clock deadlines")
@@ -165,6 +167,9 @@ proved).`)
 		return usagef("--resolution %s: expected more than 0", o.resolution)
 	}
 	o.workers = clampWorkers("check", o.workers, stderr)
+	if err := checkMaxDrift(o.maxDrift); err != nil {
+		return err
+	}
 	shard, of, err := parseShard(o.shard)
 	if err != nil {
 		return err
@@ -183,11 +188,11 @@ proved).`)
 		o.seed, o.maxFaults, o.menu, o.shrinkRuns = ex.Seed, bound.MaxFaults, nil, 0 // no shrinking: a size off the menu is no answer
 		cfg.Stop = nil
 	} else {
-		cfg, err = exploreConfig(target, &exploreOptions{faults: o.faults, invariants: o.invariants, liveness: o.liveness, maxFaults: max(o.maxFaults, 1)})
+		cfg, err = exploreConfig(target, &exploreOptions{faults: o.faults, invariants: o.invariants, liveness: o.liveness, maxFaults: max(o.maxFaults, 1), maxDrift: o.maxDrift})
 		if err != nil {
 			return err
 		}
-		bound = explore.Bound{MaxFaults: o.maxFaults, Menu: explore.DefaultMenu(0), NoDeadlines: o.noDeadlines}
+		bound = explore.Bound{MaxFaults: o.maxFaults, Menu: explore.DefaultMenu(o.maxDrift), NoDeadlines: o.noDeadlines}
 	}
 	if bound.Points, err = explore.ParsePoints(o.points); err != nil {
 		return usageError{errors.Errorf("%v%s", err, didYouMean(o.points, []string{"events", "observations"}))}
@@ -490,6 +495,9 @@ func checkCommand(target string, o *checkOptions) string {
 	}
 	if o.points != "events" {
 		cmd += " --points " + o.points
+	}
+	if o.maxDrift != DefaultMaxDriftPPM && !o.exercise {
+		cmd += fmt.Sprintf(" --max-drift-ppm %d", o.maxDrift)
 	}
 	for _, m := range o.menu {
 		cmd += " --menu " + m

@@ -16,6 +16,7 @@ import (
 
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/check"
 	"github.com/locksim/locksim/sim/fault"
 )
@@ -24,6 +25,7 @@ import (
 type exploreOptions struct {
 	faults, invariants, shard, out, format string
 	runs, maxFaults, shrinkRuns, workers   int
+	maxDrift                               int64
 	budget                                 time.Duration
 	seed                                   uint64
 	liveness, swarm, determinism           bool
@@ -76,6 +78,7 @@ found, 2 on bad input.`)
 	fs.BoolVar(&o.liveness, "liveness", false, "add a heal phase after the faults and demand progress within the bound")
 	fs.BoolVar(&o.swarm, "swarm", false, "swarm mode: each seed draws its own fault mix and count first")
 	fs.IntVar(&o.maxFaults, "max-faults", 4, "at most this many faults per schedule")
+	fs.Int64Var(&o.maxDrift, "max-drift-ppm", DefaultMaxDriftPPM, maxDriftHelp)
 	fs.StringVar(&o.shard, "shard", "1/1", "run shard i of n: seeds first+i-1, first+i-1+n, ...")
 	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "run this many seeds at once, one per core (the result is the same as with 1)")
 	fs.StringVar(&o.out, "out", ".", "directory to write found scenarios to")
@@ -94,6 +97,9 @@ found, 2 on bad input.`)
 		return usagef("explore needs one target: a preset (%s) or a scenario file", strings.Join(app.presets(), ", "))
 	}
 	if err := checkFormat(o.format, "text", "json"); err != nil {
+		return err
+	}
+	if err := checkMaxDrift(o.maxDrift); err != nil {
 		return err
 	}
 	cfg, err := exploreConfig(pos[0], &o)
@@ -245,7 +251,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 		return nil, usageError{errors.Errorf("explore: %s is neither a file, a preset nor a catalogue id: %v%s", target, err, didYouMean(target, app.presets()))}
 	}
 	cfg := &explore.Config{Template: tpl, Liveness: o.liveness, Hash: o.determinism,
-		Space: fault.Space{Menu: fault.Kinds, MaxFaults: o.maxFaults, Swarm: o.swarm}}
+		Space: fault.Space{Menu: fault.Kinds, MaxFaults: o.maxFaults, MaxDrift: o.maxDrift, Swarm: o.swarm}}
 	if o.faults != "" {
 		menu, err := fault.ParseKinds(o.faults)
 		if err != nil {
@@ -313,6 +319,9 @@ func shrinkAndWrite(cfg *explore.Config, out explore.Outcome, o *exploreOptions,
 	}
 	if o.maxFaults != 4 {
 		cmd += fmt.Sprintf(" --max-faults %d", o.maxFaults)
+	}
+	if o.maxDrift != DefaultMaxDriftPPM {
+		cmd += fmt.Sprintf(" --max-drift-ppm %d", o.maxDrift)
 	}
 	if o.swarm {
 		cmd += " --swarm"
@@ -444,4 +453,21 @@ func fileStem(target string) string {
 		}
 	}
 	return string(stem)
+}
+
+// DefaultMaxDriftPPM is --max-drift-ppm's default: explore and check draw
+// drifts within ±2,000 ppm (0.2%), inside Redlock's 1% allowance, so that a
+// design that budgets for drift is not failed by drift it was never meant to
+// survive. A wider range (up to sim.MaxDriftPPM, as a scenario's clock-drift
+// accepts) finds a margin that is too small for the clocks a design really has.
+const DefaultMaxDriftPPM = 2000
+
+const maxDriftHelp = "drift faults are drawn within ±this many ppm (1 to 100000; 2000 is 0.2%, inside Redlock's 1% allowance)"
+
+// checkMaxDrift refuses a --max-drift-ppm no scenario could write.
+func checkMaxDrift(ppm int64) error {
+	if ppm < 1 || ppm > sim.MaxDriftPPM {
+		return usagef("--max-drift-ppm %d: expected 1 to %d (a scenario's clock-drift range), like 20000 for 2%%", ppm, sim.MaxDriftPPM)
+	}
+	return nil
 }
