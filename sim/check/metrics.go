@@ -79,7 +79,7 @@ func metrics(f *facts) []Metric {
 		free := len(s.believing) == 0
 		switch {
 		case !free:
-			for c := range s.since {
+			for c := range s.since { // order-free: each client's window closes on its own list
 				closeWindow(s, c, at)
 			}
 		case !s.free:
