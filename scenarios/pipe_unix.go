@@ -28,12 +28,25 @@ func openPipe(path string) (*os.File, error) {
 		}
 		return o.f, o.err
 	case <-time.After(pipeWait):
-		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		go func() { // the open, released, returns a pipe nobody reads
-			if o := <-done; o.err == nil {
-				o.f.Close()
+		// Release the open: a writer that opens and closes at once ends it.
+		// Until the open has reached the kernel, there is no reader to pair
+		// with, so try for a while; then close what it returns.
+		go func() {
+			for tries := 0; ; tries++ {
+				if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					w.Close()
+				}
+				select {
+				case o := <-done:
+					if o.err == nil {
+						o.f.Close()
+					}
+					return
+				case <-time.After(10 * time.Millisecond):
+					if tries > 500 {
+						return
+					}
+				}
 			}
 		}()
 		return nil, errNoWriter

@@ -26,6 +26,10 @@ func TestANamedPipeIsReadOrRefusedNeverWaitedOnForEver(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is a named pipe (FIFO), and nothing wrote to it within 200ms") || strings.Contains(err.Error(), "\x1b") {
 		t.Fatalf("a FIFO nobody writes: %v", err)
 	}
+	fifo = filepath.Join(dir, "written") // a pipe of its own: the refused one's open may linger a moment
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	src, _ := CatalogueSource("redis-happy")
 	go func() { // the writer opens after the reader: it blocks until then
 		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
