@@ -55,6 +55,16 @@ func Catalogue() ([]*Scenario, error) {
 	return out, nil
 }
 
+// CatalogueIDs lists the catalogue's ids, in file order, without parsing them.
+func CatalogueIDs() []string {
+	entries, _ := catalogueFS.ReadDir("catalogue")
+	ids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		ids = append(ids, strings.TrimSuffix(e.Name(), Ext))
+	}
+	return ids
+}
+
 // CatalogueSource returns a catalogue scenario's text.
 func CatalogueSource(id string) (string, bool) {
 	b, err := catalogueFS.ReadFile("catalogue/" + id + Ext)
@@ -147,17 +157,12 @@ func Load(arg string) (*Scenario, error) {
 		}
 		return Parse(arg, src)
 	}
-	cat, err := Catalogue()
-	if err != nil {
-		return nil, err
+	// Only the scenario asked for is parsed, not the whole catalogue: a
+	// comparison loads its pair's other half this way.
+	if src, ok := CatalogueSource(arg); ok && !strings.ContainsAny(arg, `/\`) {
+		return Parse(path.Join("catalogue", arg+Ext), src)
 	}
-	ids := make([]string, len(cat))
-	for i, s := range cat {
-		if s.ID == arg {
-			return s, nil
-		}
-		ids[i] = s.ID
-	}
+	ids := CatalogueIDs()
 	if st != nil {
 		return nil, dirError(arg)
 	}

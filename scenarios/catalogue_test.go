@@ -1,6 +1,9 @@
 package scenarios
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
 // catalogue is every catalogue scenario, parsed, for the tests that go through
 // them all.
@@ -14,4 +17,48 @@ func catalogue(t testing.TB) []*Scenario {
 		t.Fatal("the catalogue is empty")
 	}
 	return cat
+}
+
+// ranCatalogue is the catalogue run once for the whole package, with
+// snapshots, at each scenario's own seed: the tests that judge a run (its
+// golden, its JSON, its walk, its hash) share it instead of each running the
+// catalogue again (issue 32). Results are only read.
+var ranCatalogue struct {
+	once sync.Once
+	runs []*Result
+	err  error
+}
+
+// catalogueRuns is every catalogue scenario's run, in catalogue order.
+func catalogueRuns(t testing.TB) []*Result {
+	t.Helper()
+	ranCatalogue.once.Do(func() {
+		cat, err := Catalogue()
+		if err != nil {
+			ranCatalogue.err = err
+			return
+		}
+		for _, s := range cat {
+			ranCatalogue.runs = append(ranCatalogue.runs, Run(s, RunOptions{Snapshots: true}))
+		}
+	})
+	if ranCatalogue.err != nil {
+		t.Fatal(ranCatalogue.err)
+	}
+	if len(ranCatalogue.runs) == 0 {
+		t.Fatal("the catalogue is empty")
+	}
+	return ranCatalogue.runs
+}
+
+// catalogueRun is one catalogue scenario's shared run, by id.
+func catalogueRun(t testing.TB, id string) *Result {
+	t.Helper()
+	for _, r := range catalogueRuns(t) {
+		if r.Scenario.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no catalogue scenario %s", id)
+	return nil
 }

@@ -13,9 +13,11 @@ import (
 // byte-identical trace, whatever GOMAXPROCS is. Run every catalogue scenario twice
 // and compare the traces' hashes; then again with GOMAXPROCS=1.
 func TestDeterminismSameSeedSameTrace(t *testing.T) {
-	for _, s := range catalogue(t) {
+	t.Parallel()
+	for _, shared := range catalogueRuns(t) {
+		s := shared.Scenario
 		a := Run(s, RunOptions{}).Trace.Hash()
-		b := Run(s, RunOptions{Snapshots: true}).Trace.Hash()
+		b := shared.Trace.Hash() // with snapshots: they change nothing
 		if a != b {
 			t.Errorf("%s: two runs with seed %d hashed %s and %s; reproduce: locksim run %s --seed %d",
 				s.ID, s.Seed, a[:12], b[:12], s.ID, s.Seed)
@@ -40,8 +42,13 @@ func TestDeterminismUnderGOMAXPROCS1(t *testing.T) {
 // Other seeds still give a valid, repeatable run; where the scenario draws no
 // randomness the trace may not depend on the seed at all, which is fine.
 func TestDeterminismAcrossSeeds(t *testing.T) {
+	t.Parallel()
+	seeds := uint64(3) // seeds 2 and 3; with LOCKSIM_LONG=1, 2 to 9
+	if long() {
+		seeds = 10
+	}
 	for _, s := range catalogue(t) {
-		for seed := uint64(2); seed < 5; seed++ {
+		for seed := uint64(2); seed < seeds; seed++ {
 			a := Run(s, RunOptions{Seed: &seed}).Trace.Hash()
 			b := Run(s, RunOptions{Seed: &seed}).Trace.Hash()
 			if a != b {

@@ -5,3 +5,12 @@ package scenarios
 
 // Schema compiles one of the JSON schemas in docs/.
 var Schema = schema
+
+// CatalogueRuns is the catalogue run once for the whole package (catalogueRuns).
+var CatalogueRuns = catalogueRuns
+
+// CatalogueRun is one of them, by id.
+var CatalogueRun = catalogueRun
+
+// Long reports whether LOCKSIM_LONG=1 asks for the long form of the tests.
+var Long = long

@@ -104,8 +104,8 @@ func TestKindArgumentsAreDescribed(t *testing.T) {
 func TestBackgroundTrafficIsDeclared(t *testing.T) {
 	seen := map[string]bool{}
 	ran := map[string]bool{}
-	for _, s := range catalogue(t) {
-		res := Run(s, RunOptions{})
+	for _, res := range catalogueRuns(t) {
+		s := res.Scenario
 		for _, d := range s.procs {
 			ran[d.kind.Name] = true
 		}

@@ -48,16 +48,18 @@ func TestCatalogueWalks(t *testing.T) {
 // or refusing an operation, an invariant violated. A sentence names one when it
 // has the process's name and a word for the outcome ("c2 holds the lock too").
 func TestCatalogueWalksHaveNoSpoiler(t *testing.T) {
-	for _, s := range catalogue(t) {
-		res := Run(s, RunOptions{})
+	t.Parallel()
+	for _, res := range catalogueRuns(t) {
+		s := res.Scenario
 		tl := layout.New(res.Trace, &res.Report)
+		outs := allOutcomes(tl)
 		for _, b := range tl.Beats() {
 			if b.Question != "" {
-				for _, sp := range spoilers(tl, b.Question, b.Stop) {
+				for _, sp := range spoilersIn(tl, outs, b.Question, b.Stop) {
 					t.Errorf("%s: the question at %s names %s, which only a later row shows", s.ID, tl.Row(b.Stop).At, sp)
 				}
 			}
-			for _, sp := range spoilers(tl, b.Narration, b.End) {
+			for _, sp := range spoilersIn(tl, outs, b.Narration, b.End) {
 				t.Errorf("%s: the narration at %s names %s, which only a row after the beat (from %s) shows:\n  %q",
 					s.ID, tl.Row(b.Stop).At, sp, tl.Row(b.End).At, b.Narration)
 			}
@@ -104,8 +106,24 @@ type outcome struct {
 	words []string
 }
 
-// outcomesOf lists the facts row r reports.
-func outcomesOf(tl *layout.Timeline, r int) []outcome {
+// allOutcomes lists the facts each row reports, row by row: the observations
+// are grouped by event once, not searched again for every row.
+func allOutcomes(tl *layout.Timeline) [][]outcome {
+	tr := tl.Trace()
+	byEvent := map[int][]int{}
+	for i := range tr.NumObs() {
+		byEvent[tr.ObsEvent(i)] = append(byEvent[tr.ObsEvent(i)], i)
+	}
+	out := make([][]outcome, tl.Len())
+	for r := range out {
+		out[r] = outcomesOf(tl, r, byEvent)
+	}
+	return out
+}
+
+// outcomesOf lists the facts row r reports; byEvent lists each event's
+// observations.
+func outcomesOf(tl *layout.Timeline, r int, byEvent map[int][]int) []outcome {
 	tr := tl.Trace()
 	ev := tl.RowEvent(r)
 	if ev < 0 {
@@ -117,10 +135,7 @@ func outcomesOf(tl *layout.Timeline, r int) []outcome {
 		return []outcome{{what: name + " violated", words: []string{name}}}
 	}
 	var out []outcome
-	for i := range tr.NumObs() {
-		if tr.ObsEvent(i) != ev {
-			continue
-		}
+	for _, i := range byEvent[ev] {
 		o := tr.Observation(i)
 		name := func(p sim.ProcID) string {
 			if p >= 0 && int(p) < len(tr.Names) {
@@ -154,12 +169,17 @@ func outcomesOf(tl *layout.Timeline, r int) []outcome {
 // follows the process's name within four words, with no other process named
 // between ("c2 asks r3 and gets the lock"; not "c2 tries while c1 holds it").
 func spoilers(tl *layout.Timeline, text string, visible int) []string {
+	return spoilersIn(tl, allOutcomes(tl), text, visible)
+}
+
+// spoilersIn is spoilers with each row's outcomes given (allOutcomes).
+func spoilersIn(tl *layout.Timeline, outs [][]outcome, text string, visible int) []string {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
 	seen := map[string]bool{}
 	for r := 0; r <= visible && r < tl.Len(); r++ {
-		for _, o := range outcomesOf(tl, r) {
+		for _, o := range outs[r] {
 			seen[o.what] = true
 		}
 	}
@@ -170,7 +190,7 @@ func spoilers(tl *layout.Timeline, text string, visible int) []string {
 	var out []string
 	sentences := strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return c == '.' || c == ';' || c == '?' || c == '!' || c == ',' })
 	for r := visible + 1; r < tl.Len(); r++ {
-		for _, o := range outcomesOf(tl, r) {
+		for _, o := range outs[r] {
 			if seen[o.what] {
 				continue
 			}
