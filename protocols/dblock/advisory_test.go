@@ -122,6 +122,7 @@ func advisoryRun(t *rapid.T, commitRelease bool) (check.Report, string) {
 
 // Released by COMMIT, random workloads find the table full.
 func TestPropertyAdvisoryCommitReleaseFillsTheTable(t *testing.T) {
+	// Found at seed 3; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		rep, desc := advisoryRun(t, true)
 		if full, _ := rep.Metric("lock_table_full"); full > 0 {

@@ -159,6 +159,7 @@ func TestPropertyOptimisticCASNeverLosesAnUpdate(t *testing.T) {
 // Without the version check (a blind read-modify-write), random schedules find
 // the lost update.
 func TestPropertyBlindUpdatesLoseUpdates(t *testing.T) {
+	// Found at seed 4; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		if final, updates, desc := casRun(t, false); final != updates {
 			t.Fatalf("value %d after %d updates: an update was lost\n%s", final, updates, desc)
@@ -220,6 +221,7 @@ func TestPropertyLeaseOnClientTimeOverlapsUnderSkew(t *testing.T) {
 // hold the lock", ShedLock's README) is found by random holds and TTLs, with
 // every clock true: db-lease-task-outlives-lease.
 func TestPropertyLeaseWithoutValidityTimerOverlaps(t *testing.T) {
+	// Found at seed 2; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		rep, desc := leaseRun(t, true)
 		if v := violations(rep, "mutex-belief"); len(v) > 0 {

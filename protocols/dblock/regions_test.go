@@ -108,6 +108,7 @@ func regionsRun(t *rapid.T, oneWriter bool) (check.Report, string) {
 // Conditional writes accepted in several regions: random schedules find an
 // update that one region applied and another discarded.
 func TestPropertyMultiRegionCASLosesUpdates(t *testing.T) {
+	// Found at seed 2; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		rep, desc := regionsRun(t, false)
 		if v := violations(rep, "all-or-nothing"); len(v) > 0 {

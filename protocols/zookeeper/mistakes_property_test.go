@@ -66,6 +66,7 @@ func reportViolated(t *rapid.T, rep check.Report, s any, inv string) {
 // that a holder cut off from a serving ensemble by server faults stops
 // believing: the only difference between them is the watch.
 func TestPropertyTrustingTheWatchIsFound(t *testing.T) {
+	// Found at seed 1; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		s := drawGiveUp(t)
 		reportViolated(t, runWith(s, setup{client: zookeeper.ClientConfig{TrustWatch: true, StopOnSuspend: true}}), s, "mutex-belief")
@@ -240,6 +241,7 @@ func runAdopt(c adoptCase, guid bool) check.Report {
 // CURATOR-604: random times around the story find a client that believes it
 // holds through the node of a session the ensemble then expires.
 func TestPropertyAdoptingTheOldSessionsNodeIsFound(t *testing.T) {
+	// Found at seed 5; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		c := drawAdopt(t)
 		reportViolated(t, runAdopt(c, true), c, "mutex-belief")

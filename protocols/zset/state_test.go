@@ -94,6 +94,7 @@ func stateRun(t *rapid.T, toNew bool) (check.Report, string) {
 
 // Released to new, random claims find the job run twice.
 func TestPropertyStateReleasedToNewRunsTwice(t *testing.T) {
+	// Found at seed 1; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		rep, desc := stateRun(t, true)
 		if r, _ := rep.Result("once-per-bucket"); len(r.Violations) > 0 {

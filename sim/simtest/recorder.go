@@ -29,8 +29,12 @@ import (
 // search has no chance in it: it tries the cases of seeds 1, 2, ... up to
 // FindCases in order (Replay's cases) and stops at the first that fails, so
 // the same test finds the same case on every run, and the log names its seed.
-// That the counterexample is no accident of seeds 1-FindCases is shown apart,
-// by FindRate over other seed ranges.
+//
+// That the counterexample is no accident of one lucky seed, Find shows too:
+// the search must also find it in at least FindRangesMin of FindRanges other
+// seed ranges of FindRangeCases cases each (FindRate; fixed ranges, so the
+// rate is the same on every run). A change that makes the counterexample rare
+// fails the test, though seed 1 may still happen to hit it.
 func Find(t *testing.T, prop func(*rapid.T)) string {
 	t.Helper()
 	seed, msg, ok := Search(1, FindCases, prop)
@@ -38,8 +42,20 @@ func Find(t *testing.T, prop func(*rapid.T)) string {
 		t.Fatalf("no case of seeds 1-%d breaks the property, where the literature says a counterexample exists", FindCases)
 	}
 	t.Logf("found at case seed %d (the search tries seeds 1-%d in order): %s", seed, FindCases, msg)
+	if hits := FindRate(t, FindRanges, FindRangeCases, prop); hits < FindRangesMin {
+		t.Errorf("the search found the counterexample in %d of %d seed ranges of %d cases, want at least %d: it has become rare",
+			hits, FindRanges, FindRangeCases, FindRangesMin)
+	}
 	return msg
 }
+
+// The rate Find requires: the counterexample is found in at least
+// FindRangesMin of FindRanges seed ranges of FindRangeCases cases each.
+const (
+	FindRanges     = 10
+	FindRangeCases = 50
+	FindRangesMin  = 8
+)
 
 // FindCases is how many cases Find tries before it gives up. A search stops
 // at its first finding, so a generous budget costs a passing run nothing.
