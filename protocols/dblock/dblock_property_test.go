@@ -23,9 +23,8 @@ import (
 // is held by one transaction until it ends) and "Transaction Isolation" (an
 // UPDATE's WHERE is re-evaluated against the latest committed row);
 // lostinsoba, "Distributed locks: SQL" (lease rows, optimistic locking);
-// ShedLock's README (usingDbTime). Each random test runs 10 rounds of rapid
-// checks (1,000 schedules by default, a fifth under -short; more with
-// -rapid.checks=N). A mistake that a fault brings out (a paused FOR UPDATE
+// ShedLock's README (usingDbTime). Each random test runs 100 fixed
+// schedules by default, 1,000 under LOCKSIM_LONG=1 (simtest.Check). A mistake that a fault brings out (a paused FOR UPDATE
 // holder, leases on skewed client clocks) is found without chance, by every
 // schedule of one fault over a template in testdata/properties.
 

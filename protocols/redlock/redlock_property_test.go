@@ -21,8 +21,8 @@ import (
 // and the Kleppmann-antirez exchange (2016): with AOF fsync always, the algorithm
 // never grants the lock twice under crashes and restarts, partitions, message
 // delays and clock drift within its allowance; with restarts that lose the keys it
-// does. Every fault and its size is drawn by rapid (a fault.Schedule), so failures
-// shrink. rapid runs 100 cases (a fifth under -short); more with -rapid.checks=N.
+// does. Every fault and its size is drawn by rapid (a fault.Schedule) from the
+// case's seed: 10 fixed cases by default, 100 under LOCKSIM_LONG=1.
 // That restarts without persistence break it is found without chance, by every
 // crash and partition over a template (testdata/properties).
 
