@@ -290,8 +290,8 @@ func TestAForgottenPromiseChoosesTwoValues(t *testing.T) {
 			w.Network().SetLink(a, b, sim.Link{Loss: 1})
 			w.Network().SetLink(b, a, sim.Link{Loss: 1})
 		}
-		cut(ps[0], 2) // p1 reaches a1 and a2
-		cut(ps[1], 0) // p2 reaches a2 and a3
+		cut(ps[0], 2)          // p1 reaches a1 and a2
+		cut(ps[1], 0)          // p2 reaches a2 and a3
 		for _, p := range ps { // a2 is 40 ms from each proposer, both ways
 			w.Network().SetLink(p, 1, sim.Link{Delay: 40 * time.Millisecond})
 			w.Network().SetLink(1, p, sim.Link{Delay: 40 * time.Millisecond})
