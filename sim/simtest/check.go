@@ -2,7 +2,6 @@ package simtest
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -22,9 +21,6 @@ const ShortCases = 10
 // LongCases is how many cases a round runs under LOCKSIM_LONG=1: what rapid
 // ran by default before issue 32.
 const LongCases = 100
-
-// Long reports whether LOCKSIM_LONG=1 asks for the long property runs.
-func Long() bool { return os.Getenv(EnvLong) == "1" }
 
 // Cases is how many cases rounds rounds of Check run: rounds×ShortCases by
 // default, rounds×LongCases under LOCKSIM_LONG=1.
