@@ -14,10 +14,10 @@ import (
 
 // Property tests of the Redis, Redlock and protected-resource mistakes of issue
 // 19 (docs/protocols/redis.md and redlock.md, "Common mistakes"): each fix stays
-// safe over 1,000 random schedules (10 rounds of rapid's 100; a fifth under
-// -short; more with -rapid.checks=N). Each story is a scenario written in the
-// language with every time, delay and size drawn by rapid, so a finding
-// shrinks to a small scenario and is judged by the checker like any run. That
+// safe over 50 to 100 fixed schedules (ten times more under LOCKSIM_LONG=1;
+// simtest.Check). Each story is a scenario written in the
+// language with every time, delay and size drawn by rapid from the case's
+// seed, so a finding names its seed and is judged by the checker like any run. That
 // each mistake the literature calls unsafe is FOUND is proved without chance,
 // by every fault schedule over a template (mistakes_redis_find_test.go).
 

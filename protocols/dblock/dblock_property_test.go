@@ -23,9 +23,8 @@ import (
 // is held by one transaction until it ends) and "Transaction Isolation" (an
 // UPDATE's WHERE is re-evaluated against the latest committed row);
 // lostinsoba, "Distributed locks: SQL" (lease rows, optimistic locking);
-// ShedLock's README (usingDbTime). Each random test runs 10 rounds of rapid
-// checks (1,000 schedules by default, a fifth under -short; more with
-// -rapid.checks=N). A mistake that a fault brings out (a paused FOR UPDATE
+// ShedLock's README (usingDbTime). Each random test runs 100 fixed
+// schedules by default, 1,000 under LOCKSIM_LONG=1 (simtest.Check). A mistake that a fault brings out (a paused FOR UPDATE
 // holder, leases on skewed client clocks) is found without chance, by every
 // schedule of one fault over a template in testdata/properties.
 
@@ -159,6 +158,7 @@ func TestPropertyOptimisticCASNeverLosesAnUpdate(t *testing.T) {
 // Without the version check (a blind read-modify-write), random schedules find
 // the lost update.
 func TestPropertyBlindUpdatesLoseUpdates(t *testing.T) {
+	// Found at seed 4; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		if final, updates, desc := casRun(t, false); final != updates {
 			t.Fatalf("value %d after %d updates: an update was lost\n%s", final, updates, desc)
@@ -220,6 +220,7 @@ func TestPropertyLeaseOnClientTimeOverlapsUnderSkew(t *testing.T) {
 // hold the lock", ShedLock's README) is found by random holds and TTLs, with
 // every clock true: db-lease-task-outlives-lease.
 func TestPropertyLeaseWithoutValidityTimerOverlaps(t *testing.T) {
+	// Found at seed 2; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		rep, desc := leaseRun(t, true)
 		if v := violations(rep, "mutex-belief"); len(v) > 0 {

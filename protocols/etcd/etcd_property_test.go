@@ -23,8 +23,8 @@ import (
 // partitions and leader failures; without it, a pause finds the lost update
 // (every pause over a template, testdata/properties/pause-unfenced.scn); and
 // the cluster never grants the lock to two live leases. Each random test
-// runs 10 rounds of rapid checks (1,000 schedules by default; rapid runs a fifth
-// under -short; more with -rapid.checks=N).
+// runs 100 fixed schedules by default, 1,000 under LOCKSIM_LONG=1
+// (simtest.Check; a failure names its seed).
 
 // world is a drawn run: the schedule and the network's loss, duplication and
 // reordering (Raft tolerates all three; etcd's clients see them as timeouts).

@@ -23,8 +23,8 @@ import (
 // the node keeps its data; a node that restarts empty breaks the promise.
 //
 // Every part of the schedule (clients, operations, times, TTLs, delays) is drawn
-// by rapid, so a failure shrinks to a small schedule. rapid runs 100 cases (a
-// fifth under -short); more with -rapid.checks=N. That a restart breaks the
+// by rapid from the case's seed (simtest.Check): 10 fixed cases by default,
+// 100 under LOCKSIM_LONG=1; a failure names its seed. That a restart breaks the
 // promise is found without chance: every crash over a template
 // (testdata/properties/restart-no-persistence.scn).
 

@@ -72,6 +72,7 @@ func runRenewStory(s renewStory) check.Report {
 }
 
 func TestPropertyExtendingForEverIsFound(t *testing.T) {
+	// Found at seed 1; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		s := drawRenewStory(t, true)
 		if v := violations(runRenewStory(s), "no-starvation"); len(v) > 0 {

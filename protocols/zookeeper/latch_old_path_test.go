@@ -98,6 +98,7 @@ func drawLatchOutage(t *rapid.T) latchOutage {
 // CURATOR-696: random times around the story find a latch that leads beside
 // another through its old session's node.
 func TestPropertyKeepingTheOldPathIsFound(t *testing.T) {
+	// Found at seed 1; from other seeds in 10 of 10 ranges of 50 cases (Find requires 8).
 	simtest.Find(t, func(t *rapid.T) {
 		c := drawLatchOutage(t)
 		_, rep := runLatchOutage(c, true)

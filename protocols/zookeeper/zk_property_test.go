@@ -22,8 +22,8 @@ import (
 // leader failures; without it, a pause finds the lost update (every pause over
 // a template, testdata/properties/pause-unfenced.scn); and the ensemble never
 // lets two live sessions hold the lock at once. Each random test runs
-// rounds of rapid checks: 10 rounds of 100 (1,000 schedules) by default, a fifth
-// under -short, and more with -rapid.checks=N. The servers tick every 100 ms
+// fixed cases (simtest.Check): 100 schedules by default, 1,000 under
+// LOCKSIM_LONG=1, each drawn from a seed the failure names. The servers tick every 100 ms
 // (ZooKeeper's default is 2 s), so that sessions expire and leaders fail over
 // several times within each 12 s run.
 

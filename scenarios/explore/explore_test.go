@@ -12,6 +12,7 @@ import (
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // Exploration against the literature: for each configuration the literature
@@ -108,10 +109,8 @@ func TestUnsafeConfigurationsAreFoundShrunkAndReplayed(t *testing.T) {
 }
 
 func TestSafeConfigurationsStaySafe(t *testing.T) {
-	runs := 1000
-	if testing.Short() {
-		runs = 200
-	}
+	t.Parallel()
+	runs := simtest.Cases(10) // seeds 1-100; 1-1000 under LOCKSIM_LONG=1
 	for _, tc := range []struct {
 		name     string
 		template string

@@ -7,6 +7,7 @@ import (
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // A schedule has one meaning in both its forms (issue 18): the scenario text
@@ -33,6 +34,8 @@ run until=4s
 `
 
 func TestTheScheduleTextAndTheKernelActionsMakeTheSameRun(t *testing.T) {
+	t.Parallel()
+	seeds := uint64(simtest.Cases(1) / 2) // 5 seeds a template; 50 under LOCKSIM_LONG=1
 	replica, err := explore.FromSource("replicated.scn", replicated)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +49,7 @@ func TestTheScheduleTextAndTheKernelActionsMakeTheSameRun(t *testing.T) {
 		for _, live := range []bool{false, true} {
 			c := &explore.Config{Template: tpl, Liveness: live, Space: fault.Space{Menu: fault.Kinds, MaxFaults: 6, Swarm: true}}
 			c.Space.Menu = c.Usable()
-			for seed := uint64(1); seed <= 25; seed++ {
+			for seed := uint64(1); seed <= seeds; seed++ {
 				sameRun(t, c, seed, c.Draw(seed))
 			}
 		}

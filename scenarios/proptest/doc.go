@@ -1,8 +1,9 @@
 // Package proptest runs property tests over a scenario template, for your own
-// tests and CI: rapid draws a fault schedule over the template (the same
-// fault.Space the explorer and the built-in property tests draw from, through
-// simtest.Rapid), the scenario runs, the checker judges it, and rapid shrinks a
-// failing schedule to the faults that matter. A failure is written as a
+// tests and CI: fault schedules are drawn over the template from fixed seeds
+// (the same fault.Space the explorer and the built-in property tests draw
+// from), or every schedule within a bound is tried (Exhaustive); the scenario
+// runs, the checker judges it, and a failing schedule is shrunk to the faults
+// that matter. The same test tries the same schedules on every run. A failure is written as a
 // scenario file, and the test's message names the file and the command that
 // replays it:
 //
@@ -23,6 +24,6 @@
 // that folder), else testdata/locksim-found under the test's package.
 //
 // May import: sim, sim/check, sim/fault, sim/simtest, scenarios,
-// scenarios/explore, and pgregory.net/rapid. It writes files, so it is test
+// and scenarios/explore. It writes files, so it is test
 // support, never used by a run.
 package proptest

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"pgregory.net/rapid"
-
 	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/scenarios/explore"
 	"github.com/locksim/locksim/sim"
@@ -64,7 +62,8 @@ type Config struct {
 	// Seed is every exhaustive run's seed, and the first random one's (0: 1).
 	Seed uint64
 	// Runs is how many random schedules Find draws, from Seed on, once the
-	// exhaustive search has found nothing (0: 1000).
+	// exhaustive search has found nothing (0: 1000), and how many Check draws
+	// (0: simtest.Cases(2)).
 	Runs int
 }
 
@@ -87,22 +86,30 @@ const DefaultDir = "testdata/locksim-found"
 // and uploads the folder as an artifact (docs/ci.md).
 const EnvDir = "LOCKSIM_FOUND_DIR"
 
-// Check requires that the template's runs keep the invariants under every
-// schedule rapid draws (-rapid.checks of them, 100 by default, a fifth under
-// -short). On a failure rapid shrinks the schedule, the shrunk run is written
-// as a scenario file, and the test fails with a message that names the file
-// and the command that steps through it. For a guarantee that does not depend
-// on what rapid happens to draw, use Exhaustive.
+// Check requires that the template's runs keep the invariants under a fixed
+// set of drawn schedules: Config.Runs of them (0: simtest.Cases(2), 20 by
+// default and 200 under LOCKSIM_LONG=1), drawn from Config.Seed on as
+// `locksim explore --seed` draws them, so two runs of a test try the same
+// schedules. On a failure the schedule is shrunk, the shrunk run is written as
+// a scenario file, and the test fails with a message that names the file, the
+// seed and the command that steps through it. For a guarantee over every
+// schedule within a bound, use Exhaustive.
 func Check(t *testing.T, c Config) {
 	t.Helper()
 	run := newRunner(t, c, t.Name())
-	rapid.Check(t, run.prop)
-	if t.Failed() && run.last != nil {
-		t.Logf("locksim: %s", run.last.Message)
+	n := cmp.Or(c.Runs, simtest.Cases(2))
+	f, err := run.random(n)
+	if err != nil {
+		t.Fatalf("locksim: %v", err)
+	}
+	if f != nil {
+		t.Errorf("locksim: %s", f.Message)
 		if err := run.replays(); err != nil {
 			t.Errorf("locksim: %v", err)
 		}
+		return
 	}
+	t.Logf("locksim: %d schedules drawn from seed %d on, none broke %s", n, run.seed(), run.judged())
 }
 
 // Exhaustive requires that every fault schedule within the bound (up to
@@ -145,7 +152,7 @@ func Find(t *testing.T, c Config) Failure {
 		t.Fatalf("locksim: %v", err)
 	}
 	if found == nil {
-		if found, err = run.random(); err != nil {
+		if found, err = run.random(run.runs()); err != nil {
 			t.Fatalf("locksim: %v", err)
 		}
 	}
@@ -195,10 +202,10 @@ func (r *runner) exhaustive() (explore.Result, *Failure, error) {
 	return res, &f, nil
 }
 
-// random draws Config.Runs schedules from Config.Seed on (explore's draws) and
-// shrinks the first that breaks.
-func (r *runner) random() (*Failure, error) {
-	for i := range r.runs() {
+// random draws n schedules from Config.Seed on (explore's draws) and shrinks
+// the first that breaks.
+func (r *runner) random(n int) (*Failure, error) {
+	for i := range n {
 		seed := r.seed() + uint64(i)
 		o, err := r.cfg.Explore(seed)
 		if err != nil {
@@ -216,6 +223,7 @@ func (r *runner) random() (*Failure, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.Message += fmt.Sprintf("\nfound at the schedule drawn from seed %d (the %d-th drawn from seed %d on)", seed, i+1, r.seed())
 		r.last = &f
 		return &f, nil
 	}
@@ -247,9 +255,6 @@ type runner struct {
 	reg     *scenarios.Registry
 	file    string
 	command string
-	calls   int // property calls so far
-	first   int // the call that first failed (0: none yet)
-	faults  int // the faults of the first failure, before shrinking
 	last    *Failure
 }
 
@@ -300,33 +305,6 @@ func fileName(test string) string {
 		}
 		return r
 	}, test) + scenarios.Ext
-}
-
-// prop is the property rapid checks: draw a seed and a schedule, run, judge;
-// on a failure write the run and fail with the file's name. Rapid calls it for
-// every case, again while shrinking, and last for the shrunk case: the file
-// left is the shrunk run's.
-func (r *runner) prop(t *rapid.T) {
-	r.calls++
-	seed := rapid.Uint64().Draw(t, "world_seed")
-	sched := r.cfg.DrawFrom(simtest.Rapid(t))
-	o, err := r.cfg.Try(seed, sched)
-	if err != nil {
-		t.Fatalf("locksim: %v", err)
-	}
-	if !o.Failed() {
-		return
-	}
-	if r.first == 0 {
-		r.first, r.faults = r.calls, len(sched)
-	}
-	f, err := r.write(o, explore.Found{Command: r.command, Runs: r.first, Original: r.faults,
-		ShrinkRuns: r.calls - r.first, Program: cmp.Or(r.c.Program, "locksim")})
-	if err != nil {
-		t.Fatalf("locksim: %v", err)
-	}
-	r.last = &f
-	t.Fatal(f.Message)
 }
 
 // write writes outcome o as a scenario file and says where.
