@@ -1,8 +1,8 @@
 package scenarios
 
-import "os"
+import "github.com/locksim/locksim/sim/simtest"
 
 // long reports whether the long form of the tests is asked for: LOCKSIM_LONG=1
-// (README, "Long runs"). The default run keeps enough of each to fail on the
-// bug it guards; the long form checks every case, and takes minutes.
-func long() bool { return os.Getenv("LOCKSIM_LONG") != "" }
+// (README, "Tests, benchmarks and longer runs"). The default run keeps enough
+// of each to fail on the bug it guards; the long form checks every case.
+func long() bool { return simtest.Long() }
