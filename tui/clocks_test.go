@@ -13,7 +13,9 @@ import (
 // 6.668666665s" wrapped in the side column, and the table was unreadable. Every
 // catalogue run, at its start, its first faults and violation, and its end.
 func TestClocksPanelDoesNotWrap(t *testing.T) {
-	for _, s := range catalogue(t) {
+	t.Parallel()
+	cat, _ := catalogueRuns(t)
+	for _, s := range cat {
 		a := runApp(t, s.ID, Options{})()
 		screen(a, 120, 40)
 		for _, k := range []string{"g", "f", "f", "f", "n", "G"} {

@@ -15,6 +15,7 @@ import (
 // cursor's line on screen. Two 7-process runs do not fit side by side at
 // these sizes, so they stand one above the other on one time axis.
 func TestCompareReadableWhenNarrow(t *testing.T) {
+	t.Parallel()
 	look := func(t *testing.T, a *App, s string, ids [2]string, where string) {
 		t.Helper()
 		lines := strings.Split(s, "\n")
@@ -30,6 +31,7 @@ func TestCompareReadableWhenNarrow(t *testing.T) {
 		}
 	}
 	t.Run("redlock-clock-jump --vs pair", func(t *testing.T) {
+		t.Parallel()
 		ids := [2]string{"redlock-clock-jump", "redlock-no-clock-jump"}
 		for _, sz := range [][2]int{{120, 40}, {80, 24}} {
 			a := compareApp(t, ids[0], ids[1])()
@@ -50,6 +52,7 @@ func TestCompareReadableWhenNarrow(t *testing.T) {
 		}
 	})
 	t.Run("every pair", func(t *testing.T) {
+		t.Parallel()
 		cat := catalogue(t)
 		byID := map[string]*scenarios.Scenario{}
 		for _, sc := range cat {
@@ -60,7 +63,7 @@ func TestCompareReadableWhenNarrow(t *testing.T) {
 			if pair == nil {
 				continue
 			}
-			ra, rb := scenarios.Run(sc, scenarios.RunOptions{Snapshots: true}), scenarios.Run(pair, scenarios.RunOptions{Snapshots: true})
+			ra, rb := result(t, sc.ID), result(t, pair.ID)
 			for _, sz := range [][2]int{{120, 40}, {80, 24}} {
 				a := NewApp(Options{Result: ra, Versus: rb, Dark: true})
 				for _, k := range []string{"d", "G"} {

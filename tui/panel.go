@@ -20,6 +20,15 @@ type Panel struct {
 	boxed bool
 	focus bool
 	w, h  int
+	// wrapped is the text and size the viewport's lines were last set for: a
+	// walk sets the same text at the same size on every step, and wrapping is
+	// most of a step's cost. (The height counts: setting the lines clamps the
+	// scroll to the viewport's height.)
+	wrapped struct {
+		text string
+		w, h int
+		ok   bool
+	}
 }
 
 // NewPanel makes an empty panel; pgup/pgdn scroll it when it has the focus.
@@ -65,7 +74,14 @@ func (p *Panel) bodyHeight() int {
 	return p.h - 1 // title
 }
 
-func (p *Panel) rewrap() { p.vp.SetContentLines(wrapLines(p.text, max(p.inner(), 1), "")) }
+func (p *Panel) rewrap() {
+	w, h := max(p.inner(), 1), p.vp.Height()
+	if p.wrapped.ok && p.wrapped.text == p.text && p.wrapped.w == w && p.wrapped.h == h {
+		return // the same lines in the same viewport: setting them again changes nothing
+	}
+	p.vp.SetContentLines(wrapLines(p.text, w, ""))
+	p.wrapped.text, p.wrapped.w, p.wrapped.h, p.wrapped.ok = p.text, w, h, true
+}
 
 // Needed is the height that shows the whole text at width w, boxed or not.
 func (p Panel) Needed(w int, boxed bool) int {

@@ -7,14 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/locksim/locksim/scenarios"
 	"github.com/locksim/locksim/tui/layout"
 )
 
@@ -41,53 +38,6 @@ func keyMsg(k string) tea.Msg {
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
-}
-
-func catalogue(t testing.TB) []*scenarios.Scenario {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
-}
-
-func result(t testing.TB, id string) *scenarios.Result {
-	s, err := scenarios.Load(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
-}
-
-// drive sends messages to an app, and the messages its commands answer with
-// (opening a scenario, its run finished, going back, a filter's matches), as a
-// program would; play ticks are not followed (tests step them with tickMsg).
-func drive(a *App, msgs ...tea.Msg) {
-	for _, msg := range msgs {
-		_, cmd := a.Update(msg)
-		follow(a, cmd, 0)
-	}
-}
-
-func follow(a *App, cmd tea.Cmd, depth int) {
-	if cmd == nil || depth > 10 {
-		return
-	}
-	answer := make(chan tea.Msg, 1)
-	go func() { answer <- cmd() }()
-	select {
-	case m := <-answer:
-		switch m := m.(type) {
-		case tea.BatchMsg:
-			for _, c := range m {
-				follow(a, c, depth+1)
-			}
-		case openMsg, loadedMsg, backMsg, list.FilterMatchesMsg:
-			_, next := a.Update(m)
-			follow(a, next, depth+1)
-		}
-	case <-time.After(2 * time.Second): // a play tick: not followed
-	}
 }
 
 // screen drives an app with keys and returns its plain screen.
@@ -212,6 +162,7 @@ func TestNoColorWritesNoColour(t *testing.T) {
 // From tiny to very wide, in every mode: never a panic, never a line wider than
 // the screen, and below 40x8 a plain "too small".
 func TestResizeSweep(t *testing.T) {
+	t.Parallel()
 	type mode struct {
 		name string
 		app  func() *App
@@ -226,35 +177,53 @@ func TestResizeSweep(t *testing.T) {
 		{"help", runApp(t, "fencing-token", Options{}), []string{"?"}},
 		{"compare", compareApp(t, "redlock-clock-jump", "redlock-no-clock-jump"), []string{"d", "b"}},
 	}
-	dw, dh := 23, 7
-	if testing.Short() {
-		dw, dh = 41, 13 // a coarser sweep (the race detector makes each screen slow)
+	// The full sweep (every 23 columns by every 7 lines, 289 sizes a mode) runs
+	// with LOCKSIM_LONG=1. The default (and -short's) is 100 sizes a mode: the
+	// sizes around the "too small" edge (39, 40 and 41 wide; 7, 8 and 9 high),
+	// where a screen turns from "too small" to drawn and a miscount of a line
+	// or a cell shows first; a workshop's screens (80x24, 120x40, 200x60, 120x20
+	// and 120x12); odd widths between them (57, 163); and the extremes, 10 to
+	// 400 columns by 3 to 120 lines.
+	var widths, heights []int
+	if long(t, "100 sizes a mode, the edges and a workshop's screens", "every 23 columns by 7 lines, 289 sizes a mode") {
+		for w := 10; w <= 400; w += 23 {
+			widths = append(widths, w)
+		}
+		for h := 3; h <= 120; h += 7 {
+			heights = append(heights, h)
+		}
+	} else {
+		widths = []int{10, MinWidth - 1, MinWidth, MinWidth + 1, 57, 80, 120, 163, 200, 400}
+		heights = []int{3, MinHeight - 1, MinHeight, MinHeight + 1, 12, 20, 24, 40, 60, 120}
 	}
 	for _, m := range modes {
-		a := m.app()
-		drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
-		for _, k := range m.keys {
-			drive(a, keyMsg(k))
-		}
-		for w := 10; w <= 400; w += dw {
-			for h := 3; h <= 120; h += dh {
-				s := screen(a, w, h)
-				lines := strings.Split(s, "\n")
-				if len(lines) > h {
-					t.Fatalf("%s %dx%d: %d lines, taller than the screen", m.name, w, h, len(lines))
-				}
-				for _, l := range lines {
-					if ansi.StringWidth(l) > w {
-						t.Fatalf("%s %dx%d: a line is %d wide", m.name, w, h, ansi.StringWidth(l))
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			a := m.app()
+			drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
+			for _, k := range m.keys {
+				drive(a, keyMsg(k))
+			}
+			for _, w := range widths {
+				for _, h := range heights {
+					s := screen(a, w, h)
+					lines := strings.Split(s, "\n")
+					if len(lines) > h {
+						t.Fatalf("%s %dx%d: %d lines, taller than the screen", m.name, w, h, len(lines))
 					}
-				}
-				if w < MinWidth || h < MinHeight {
-					if !strings.Contains(s, "too small") {
-						t.Fatalf("%s %dx%d should say the terminal is too small, got %q", m.name, w, h, s)
+					for _, l := range lines {
+						if ansi.StringWidth(l) > w {
+							t.Fatalf("%s %dx%d: a line is %d wide", m.name, w, h, ansi.StringWidth(l))
+						}
+					}
+					if w < MinWidth || h < MinHeight {
+						if !strings.Contains(s, "too small") {
+							t.Fatalf("%s %dx%d should say the terminal is too small, got %q", m.name, w, h, s)
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -278,7 +247,8 @@ func TestDetailAndNarrationAlwaysShow(t *testing.T) {
 // A smoke test through a real program (teatest): open, step, jump, quit.
 func TestProgramSmoke(t *testing.T) {
 	cat := catalogue(t)
-	tm := teatest.NewTestModel(t, probe{NewApp(Options{Catalogue: cat, Dark: true})}, teatest.WithInitialTermSize(120, 40))
+	seen := make(chan tea.Msg, 4)
+	tm := teatest.NewTestModel(t, probe{App: NewApp(Options{Catalogue: cat, Dark: true}), seen: seen}, teatest.WithInitialTermSize(120, 40))
 	look := looker(t, tm)
 	for i := 0; ; i++ { // down to redis-del-after-expiry, in the browser's order
 		if scr, _, _ := look(); strings.Contains(scr, "▸   redis-del-after-expiry") || strings.Contains(scr, "▸ ┌ redis-del-after-expiry") {
@@ -291,29 +261,30 @@ func TestProgramSmoke(t *testing.T) {
 	}
 	tm.Send(keyMsg("enter"))
 	// The scenario opens once the run is done (a command of the catalogue's):
-	// look until its header is on screen, then jump to the violation.
-	for i := 0; ; i++ {
-		if scr, _, _ := look(); strings.Contains(strings.Split(scr, "\n")[0], "redis-del-after-expiry") {
-			break
-		}
-		if i == 100 {
-			t.Fatal("the scenario did not open")
-		}
-		time.Sleep(50 * time.Millisecond)
+	// the probe says when its result has arrived, then the test jumps to the
+	// violation.
+	await[loadedMsg](t, tm, seen)
+	if scr, _, _ := look(); !strings.Contains(strings.Split(scr, "\n")[0], "redis-del-after-expiry") {
+		t.Fatalf("the scenario did not open:\n%s", scr)
 	}
 	tm.Send(keyMsg("n"))
 	tm.Send(keyMsg("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.WaitFinished(t)
 	if a := tm.FinalModel(t).(probe); a.run == nil || a.run.Cursor() == 0 {
 		t.Error("the program did not open the scenario and jump to its violation")
 	}
 }
 
-// Play runs the cursor down one row per tick and stops at the end.
+// Play runs the cursor down one row per tick and stops at the end. The tick is
+// a timer: drive leaves it pending (it never waits for it), and the test
+// delivers each tick itself.
 func TestPlayAdvancesOneRowPerTick(t *testing.T) {
+	t.Parallel()
 	a := NewApp(Options{Result: result(t, "redis-del-after-expiry"), Dark: true})
 	drive(a, tea.WindowSizeMsg{Width: 120, Height: 40})
-	a.Update(keyMsg("space"))
+	if n := drive(a, keyMsg("space")); n != 1 || !a.run.play.playing || a.run.Cursor() != 0 {
+		t.Fatalf("space: %d timers pending, playing %v, cursor on row %d; want the first tick pending and the cursor still on row 0", n, a.run.play.playing, a.run.Cursor())
+	}
 	for range 3 {
 		a.Update(tickMsg{gen: a.run.play.gen})
 	}
@@ -329,8 +300,16 @@ func TestPlayAdvancesOneRowPerTick(t *testing.T) {
 
 // probe wraps the App in a real program so a test can look at it between keys:
 // a probeMsg answers with the screen and the narration on it, from the
-// program's own goroutine.
-type probe struct{ *App }
+// program's own goroutine. When seen is set, the probe passes on each openMsg
+// and loadedMsg the App gets (a scenario chosen, its run finished), so a test
+// waits for them rather than polling; with hold, a finished run's loadedMsg is
+// passed on but kept from the App, as if the run took for ever. (seen must
+// have room for the two messages a test's one opening sends.)
+type probe struct {
+	*App
+	seen chan<- tea.Msg
+	hold bool
+}
 
 type probeMsg chan [3]string
 
@@ -343,21 +322,58 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		ch <- got
 		return p, nil
 	}
-	_, cmd := p.App.Update(msg)
+	var cmd tea.Cmd
+	if _, ok := msg.(loadedMsg); !ok || !p.hold {
+		_, cmd = p.App.Update(msg)
+	}
+	switch msg.(type) {
+	case openMsg, loadedMsg:
+		if p.seen != nil {
+			p.seen <- msg
+		}
+	}
 	return p, cmd
 }
 
+// await waits until the program has had a message of type M (see probe.seen),
+// failing if the program ends first.
+func await[M tea.Msg](t *testing.T, tm *teatest.TestModel, seen <-chan tea.Msg) M {
+	t.Helper()
+	done := finished(tm)
+	for {
+		select {
+		case m := <-seen:
+			if m, ok := m.(M); ok {
+				return m
+			}
+		case <-done:
+			var m M
+			t.Fatalf("the program ended before it had a %T", m)
+			return m
+		}
+	}
+}
+
+// finished is closed when the program ends (it waits on the program, no timer).
+func finished(tm *teatest.TestModel) <-chan struct{} {
+	done := make(chan struct{})
+	go func() { tm.GetProgram().Wait(); close(done) }()
+	return done
+}
+
 // looker asks a program running a probe for its screen, the narration on it and
-// the timeline's grid.
+// the timeline's grid. The program answers in its own time; if it ended
+// instead, the test fails (a program that hangs is go test's -timeout's).
 func looker(t *testing.T, tm *teatest.TestModel) func() (string, string, string) {
+	done := finished(tm)
 	return func() (string, string, string) {
 		ch := make(probeMsg, 1)
 		tm.Send(ch)
 		select {
 		case got := <-ch:
 			return got[0], got[1], got[2]
-		case <-time.After(5 * time.Second):
-			t.Fatal("the program did not answer")
+		case <-done:
+			t.Fatal("the program ended without answering")
 			return "", "", ""
 		}
 	}
@@ -370,7 +386,7 @@ func looker(t *testing.T, tm *teatest.TestModel) func() (string, string, string)
 func TestWalkThrough3PCPartition(t *testing.T) {
 	res := result(t, "3pc-partition")
 	tl := layout.New(res.Trace, &res.Report)
-	tm := teatest.NewTestModel(t, probe{NewApp(Options{Result: res, Walk: true, Dark: true})}, teatest.WithInitialTermSize(120, 40))
+	tm := teatest.NewTestModel(t, probe{App: NewApp(Options{Result: res, Walk: true, Dark: true})}, teatest.WithInitialTermSize(120, 40))
 	look := looker(t, tm)
 	var story []string
 	for i, b := range tl.Beats() {
@@ -409,7 +425,7 @@ func TestWalkThrough3PCPartition(t *testing.T) {
 		}
 	}
 	tm.Send(keyMsg("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.WaitFinished(t)
 }
 
 // Reveal: in a walk no row below the cursor is drawn; r shows them again.

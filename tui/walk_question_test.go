@@ -31,13 +31,11 @@ func flat(screen string) string {
 // decide?". Every catalogue walk that asks, at a projector's 120x40 and a
 // laptop's 80x24.
 func TestAWalkAsksWithoutTheAnswerOnScreen(t *testing.T) {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	cat, runs := catalogueRuns(t)
 	asked := 0
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
+	for i, s := range cat {
+		res := runs[i]
 		tl := layout.New(res.Trace, &res.Report)
 		questions := 0
 		for _, b := range tl.Beats() {
@@ -85,12 +83,9 @@ func TestAWalkAsksWithoutTheAnswerOnScreen(t *testing.T) {
 // and at the end it gives the verdict, at a laptop's 80 columns too.
 func TestAWalkKeepsItsStopOnScreen(t *testing.T) {
 	t.Parallel()
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{})
+	cat, runs := catalogueRuns(t)
+	for i, s := range cat {
+		res := runs[i]
 		a := NewApp(Options{Result: res, Walk: true, Dark: true})
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // a laptop's: the fewest rows a class meets
 		tl := a.run.tl.Layout()

@@ -14,7 +14,9 @@ import (
 // database run, after four stops: a screen of context above the cursor, and at
 // least 10 rows.
 func TestWalkKeepsContextWhenQuietFolds(t *testing.T) {
-	for _, s := range catalogue(t) {
+	t.Parallel()
+	cat, _ := catalogueRuns(t)
+	for _, s := range cat {
 		if s.Protocol != "zookeeper" && s.Protocol != "etcd" && s.Protocol != "db" {
 			continue
 		}

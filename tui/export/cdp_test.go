@@ -5,6 +5,7 @@ package export_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -127,9 +128,11 @@ func (b *browser) close() {
 	b.in.Close()
 	done := make(chan error, 1)
 	go func() { done <- b.cmd.Wait() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a browser that will not end is killed
+	defer cancel()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-ctx.Done():
 		b.cmd.Process.Kill()
 		<-done
 	}
@@ -146,6 +149,13 @@ func (b *browser) call(session, method string, params any) json.RawMessage {
 }
 
 func (b *browser) try(session, method string, params any) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return b.tryCtx(ctx, session, method, params)
+}
+
+// tryCtx sends one command and waits for its answer until ctx is done.
+func (b *browser) tryCtx(ctx context.Context, session, method string, params any) (json.RawMessage, error) {
 	if params == nil {
 		params = map[string]any{}
 	}
@@ -169,8 +179,11 @@ func (b *browser) try(session, method string, params any) (json.RawMessage, erro
 			return nil, fmt.Errorf("%s", m.Error.Message)
 		}
 		return m.Result, nil
-	case <-time.After(60 * time.Second):
-		return nil, fmt.Errorf("no answer in 60s")
+	case <-ctx.Done():
+		b.mu.Lock()
+		delete(b.waiting, id) // a late answer goes nowhere (ch has room for it)
+		b.mu.Unlock()
+		return nil, fmt.Errorf("no answer: %w", context.Cause(ctx))
 	}
 }
 
@@ -248,10 +261,12 @@ func (p *page) open(path string) time.Duration {
 	for len(p.loaded) > 0 {
 		<-p.loaded
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
 	p.b.call(p.session, "Page.navigate", map[string]any{"url": "file://" + path})
 	select {
 	case <-p.loaded:
-	case <-time.After(60 * time.Second):
+	case <-ctx.Done():
 		p.b.t.Fatalf("%s did not load in 60s", path)
 	}
 	var ms float64
@@ -262,7 +277,21 @@ func (p *page) open(path string) time.Duration {
 // eval evaluates a JavaScript expression (awaiting a promise) into out.
 func (p *page) eval(expr string, out any) {
 	p.b.t.Helper()
-	res := p.b.call(p.session, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := p.evalCtx(ctx, expr, out); err != nil {
+		p.b.t.Fatalf("Runtime.evaluate: %v\nchromium said: %s", err, p.b.stderr.String())
+	}
+}
+
+// evalCtx is eval with a deadline: it returns the error of a call that got no
+// answer before ctx was done (a JavaScript exception still fails the test).
+func (p *page) evalCtx(ctx context.Context, expr string, out any) error {
+	p.b.t.Helper()
+	res, err := p.b.tryCtx(ctx, p.session, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true})
+	if err != nil {
+		return err
+	}
 	var r struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
@@ -283,6 +312,7 @@ func (p *page) eval(expr string, out any) {
 			p.b.t.Fatalf("%s: %v (%s)", expr, err, r.Result.Value)
 		}
 	}
+	return nil
 }
 
 // key presses and releases one key, as a person at the keyboard does.

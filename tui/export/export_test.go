@@ -35,13 +35,15 @@ const goldenDir = "../../testdata/export"
 // write a fencing token stops, and 3PC's disagreement under a partition.
 var goldenScenarios = []string{"redlock-clock-jump", "fencing-token", "3pc-partition"}
 
+// run is scenario id's run with snapshots, as the UI makes it (shared by the
+// package's tests: see fixture_test.go).
 func run(t testing.TB, id string) *scenarios.Result {
 	t.Helper()
-	s, err := scenarios.Load(id)
+	res, err := sharedResult(id, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scenarios.Run(s, scenarios.RunOptions{Snapshots: true})
+	return res
 }
 
 type writer func(io.Writer, *scenarios.Result, export.Options) error
@@ -125,20 +127,15 @@ func renderCompare(t testing.TB, w compareWriter, a, b *scenarios.Result, opt ex
 // and its control.
 func pairs(t *testing.T) [][2]*scenarios.Result {
 	t.Helper()
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, _ := catalogueRuns(t)
 	var out [][2]*scenarios.Result
 	for _, s := range cat {
 		if s.CompareWith == "" {
 			continue
 		}
-		c, err := s.Control()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, [2]*scenarios.Result{scenarios.Run(s, scenarios.RunOptions{}), scenarios.Run(c, scenarios.RunOptions{})})
+		// A catalogue scenario's control is the catalogue scenario its
+		// compare-with names (Scenario.Control loads it by id).
+		out = append(out, [2]*scenarios.Result{catRun(t, s.ID), catRun(t, s.CompareWith)})
 	}
 	if len(out) < 20 {
 		t.Fatalf("only %d catalogue pairs", len(out))
@@ -193,12 +190,10 @@ var violationMark = "mark k" + strconv.Itoa(int(layout.CellViolation))
 // TestEverySVGIsXMLWithItsViolationsMarked parses every catalogue scenario's SVG
 // as XML, and finds one marked band per violation the checker reported.
 func TestEverySVGIsXMLWithItsViolationsMarked(t *testing.T) {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{})
+	t.Parallel()
+	cat, runs := catalogueRuns(t)
+	for i, s := range cat {
+		res := runs[i]
 		classes := svgClasses(t, s.ID, render(t, export.WriteSVG, res, export.Options{}))
 		n, named := violations(res)
 		if classes["band"] != n {
@@ -214,6 +209,7 @@ func TestEverySVGIsXMLWithItsViolationsMarked(t *testing.T) {
 // side by side: the SVG parses as XML, each run's violations have their bands,
 // and every line only one run has is marked ≠ and tinted on its side.
 func TestEveryCompareSVGIsXMLWithItsDifferencesMarked(t *testing.T) {
+	t.Parallel()
 	for _, p := range pairs(t) {
 		a, b := p[0], p[1]
 		name := a.Scenario.ID + " --vs " + b.Scenario.ID
@@ -333,37 +329,66 @@ func readViewer(t *testing.T, name, doc string) viewerData {
 // TestHTMLAndSVGReferenceNothing checks that every catalogue scenario's HTML and
 // SVG, and every catalogue pair's side by side, load nothing from outside the
 // file, and that the drawing the viewer's script puts in the page is XML.
-// Under -short the HTML of the longest runs (tens of thousands of events, all
-// drawn: the HTML is never cut) is left out.
+// The HTML of the longest runs (over 5000 events, all drawn: the HTML is never
+// cut) takes most of the time. By default (and under -short) the HTML of every
+// run and pair up to 5000 events is checked, and of one run over: the
+// shortest of them, for what only a long run's page has (many chunks; a pair's
+// page is made by the same writeHTML and viewData from its drawing); every
+// SVG is checked. LOCKSIM_LONG=1 checks the HTML of them all.
 func TestHTMLAndSVGReferenceNothing(t *testing.T) {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	long := func(rs ...*scenarios.Result) bool {
+	t.Parallel()
+	cat, runs := catalogueRuns(t)
+	all := long(t, "the HTML of every run and pair up to 5000 events, and of the shortest run over", "the HTML of every run and pair")
+	events := func(rs ...*scenarios.Result) int {
 		n := 0
 		for _, r := range rs {
 			n += r.Trace.Len()
 		}
-		return testing.Short() && n > 5000
+		return n
 	}
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{})
-		noReferences(t, s.ID+" svg", render(t, export.WriteSVG, res, export.Options{}))
-		if !long(res) {
-			html := render(t, export.WriteHTML, res, export.Options{})
-			noReferences(t, s.ID+" html", html)
-			readViewer(t, s.ID+" html", html)
+	// firstLong is the fewest events of the runs over 5000: the one long run
+	// whose HTML the short form checks.
+	firstLong := func(sizes []int) int {
+		least := -1
+		for _, n := range sizes {
+			if n > 5000 && (least < 0 || n < least) {
+				least = n
+			}
 		}
+		return least
+	}
+	var sizes []int
+	for _, res := range runs {
+		sizes = append(sizes, events(res))
+	}
+	keep := firstLong(sizes)
+	// Each run, and each pair, is a subtest of its own, so that the two
+	// cores share them.
+	for i, s := range cat {
+		res := runs[i]
+		html := all || events(res) <= 5000 || events(res) == keep
+		t.Run(s.ID, func(t *testing.T) {
+			t.Parallel()
+			noReferences(t, s.ID+" svg", render(t, export.WriteSVG, res, export.Options{}))
+			if html {
+				html := render(t, export.WriteHTML, res, export.Options{})
+				noReferences(t, s.ID+" html", html)
+				readViewer(t, s.ID+" html", html)
+			}
+		})
 	}
 	for _, p := range pairs(t) {
 		name := p[0].Scenario.ID + " --vs " + p[1].Scenario.ID
-		noReferences(t, name+" svg", renderCompare(t, export.WriteCompareSVG, p[0], p[1], export.Options{}))
-		if !long(p[0], p[1]) {
-			html := renderCompare(t, export.WriteCompareHTML, p[0], p[1], export.Options{})
-			noReferences(t, name+" html", html)
-			readViewer(t, name+" html", html)
-		}
+		html := all || events(p[0], p[1]) <= 5000
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			noReferences(t, name+" svg", renderCompare(t, export.WriteCompareSVG, p[0], p[1], export.Options{}))
+			if html {
+				html := renderCompare(t, export.WriteCompareHTML, p[0], p[1], export.Options{})
+				noReferences(t, name+" html", html)
+				readViewer(t, name+" html", html)
+			}
+		})
 	}
 	// The check itself sees what it must refuse.
 	for _, bad := range []string{`<script src="https://cdn.example/x.js">`, `<img src=//cdn.example/a.png>`, `@import "x.css"`,

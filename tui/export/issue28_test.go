@@ -312,12 +312,10 @@ func TestStopsAreTheWalkAsSlides(t *testing.T) {
 // stop leads to is, however long the beat (a slide once drew the beat's first
 // rows and summed up its last, the violations among them).
 func TestEveryWalkMakesSlides(t *testing.T) {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{})
+	t.Parallel()
+	cat, runs := catalogueRuns(t)
+	for i, s := range cat {
+		res := runs[i]
 		names, files := slideFiles(t, res, export.Options{Quiet: true})
 		if len(names) < 3 {
 			t.Errorf("%s: %d slides", s.ID, len(names))
@@ -355,13 +353,11 @@ func TestEveryWalkMakesSlides(t *testing.T) {
 // Mermaid wraps every long note as it wraps the scenario's (a violation's ran
 // past the diagram's edge), and writes the terminal UI's marks (⏸, not ‖).
 func TestMermaidWrapsNotesAndUsesTheTUIsGlyphs(t *testing.T) {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	cat, runs := catalogueRuns(t)
 	note := regexp.MustCompile(`(?m)^    Note over [^:]+: (.*)$`)
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{})
+	for i, s := range cat {
+		res := runs[i]
 		for _, m := range note.FindAllStringSubmatch(render(t, export.WriteMermaid, res, export.Options{}), -1) {
 			for _, l := range strings.Split(m[1], "<br>") {
 				if n := len([]rune(strings.NewReplacer("#35;", "#", "#59;", ";", "#lt;", "<", "#gt;", ">").Replace(l))); n > 64 {
@@ -450,12 +446,10 @@ func viewerJSON(page string, v any) error {
 // Rows follow true time down every timeline (Window finds a stretch's rows by
 // binary search on it): every catalogue scenario's, whole and quiet.
 func TestRowsFollowTrueTime(t *testing.T) {
-	cat, err := scenarios.Catalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range cat {
-		res := scenarios.Run(s, scenarios.RunOptions{})
+	t.Parallel()
+	cat, runs := catalogueRuns(t)
+	for i, s := range cat {
+		res := runs[i]
 		whole := layout.New(res.Trace, &res.Report)
 		for _, tl := range []*layout.Timeline{whole, whole.Filter(layout.Filter{Quiet: true})} {
 			for r := 1; r < tl.Len(); r++ {

@@ -13,6 +13,7 @@ package export_test
 // time to ready, a run's time, and explore's runs per second beside native.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -61,21 +62,28 @@ var (
 	playgroundErr                 error
 )
 
-// waitFor polls a JavaScript condition until it holds, or fails after limit.
+// waitFor waits until a JavaScript condition holds, or fails after limit. The
+// page itself looks again at each animation frame (each timer tick while it is
+// hidden) and answers once the condition holds: the test sleeps nowhere, and
+// its deadline is a context's.
 func (p *page) waitFor(t *testing.T, cond string, limit time.Duration) {
 	t.Helper()
-	for end := time.Now().Add(limit); ; {
-		var ok bool
-		p.eval(`!!(`+cond+`)`, &ok)
-		if ok {
-			return
-		}
-		if time.Now().After(end) {
-			var status string
-			p.eval(`document.getElementById("status").textContent`, &status)
-			t.Fatalf("waited %v for %s; the page says %q; problems: %v", limit, cond, status, p.Problems())
-		}
-		time.Sleep(50 * time.Millisecond) // polling a page: no outcome depends on it, only how soon we look
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	var ok bool
+	err := p.evalCtx(ctx, `new Promise((resolve, reject) => {
+		const look = () => {
+			try {
+				if (`+cond+`) { resolve(true); return; }
+			} catch (e) { reject(e); return; } // a condition that throws fails the test, as it always did
+			if (document.hidden) setTimeout(look, 16); else requestAnimationFrame(look);
+		};
+		look();
+	})`, &ok)
+	if err != nil || !ok {
+		var status string
+		p.eval(`document.getElementById("status").textContent`, &status)
+		t.Fatalf("waited %v for %s (%v); the page says %q; problems: %v", limit, cond, err, status, p.Problems())
 	}
 }
 
