@@ -104,7 +104,7 @@ func TestKindArgumentsAreDescribed(t *testing.T) {
 func TestBackgroundTrafficIsDeclared(t *testing.T) {
 	seen := map[string]bool{}
 	ran := map[string]bool{}
-	for _, res := range catalogueRuns(t) {
+	for _, res := range allCatalogueRuns(t) {
 		s := res.Scenario
 		for _, d := range s.procs {
 			ran[d.kind.Name] = true

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // The package's tests share one parse of the catalogue and one run of each
@@ -88,9 +89,12 @@ func sharedResult(id string) (*scenarios.Result, error) {
 
 // catalogueRuns is every catalogue scenario with its run, in the catalogue's
 // order. The runs are made on every core once, the first time a test asks.
+//
+// Under -short (the race run) it is a sample that covers every protocol
+// (simtest.Sample).
 func catalogueRuns(t testing.TB) ([]*scenarios.Scenario, []*scenarios.Result) {
 	t.Helper()
-	cat := catalogue(t)
+	cat := simtest.Sample(catalogue(t), func(s *scenarios.Scenario) string { return s.Protocol })
 	catRunsOnce.Do(func() {
 		var wg sync.WaitGroup
 		work := make(chan string)

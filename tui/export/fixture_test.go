@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/scenarios"
+	"github.com/locksim/locksim/sim/simtest"
 )
 
 // The package's tests share one parse of the catalogue and one run of each
@@ -48,7 +49,7 @@ func catalogue(t testing.TB) []*scenarios.Scenario {
 	if catErr != nil {
 		t.Fatal(catErr)
 	}
-	return slices.Clone(catList)
+	return simtest.Sample(slices.Clone(catList), func(s *scenarios.Scenario) string { return s.Protocol })
 }
 
 func sharedResult(id string, snapshots bool) (*scenarios.Result, error) {
