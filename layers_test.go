@@ -53,6 +53,8 @@ var allowed = map[string][]string{
 	"scenarios/proptest": {"sim", "sim/check", "sim/fault", "sim/simtest", "scenarios", "scenarios/explore"},
 	// tui starts a check from the catalogue (scenarios/explore's Stepper).
 	"tui": {"sim", "sim/check", "sim/fault", "tui/layout", "scenarios", "scenarios/explore"},
+	// fixture is test support for tui's and tui/export's tests: shared runs.
+	"tui/internal/fixture": {"sim/simtest", "scenarios"},
 	// export draws a finished run from the layout's rows, as the TUI does.
 	"tui/export": {"sim", "sim/check", "tui/layout", "scenarios"},
 	// cli is the command line, importable: cmd/locksim's main is cli.Main(),

@@ -20,6 +20,7 @@ import (
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/simtest"
 	"github.com/locksim/locksim/tui/export"
+	"github.com/locksim/locksim/tui/internal/fixture"
 	"github.com/locksim/locksim/tui/layout"
 )
 
@@ -39,11 +40,7 @@ var goldenScenarios = []string{"redlock-clock-jump", "fencing-token", "3pc-parti
 // package's tests: see fixture_test.go).
 func run(t testing.TB, id string) *scenarios.Result {
 	t.Helper()
-	res, err := sharedResult(id, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return fixture.Run(t, id, true)
 }
 
 type writer func(io.Writer, *scenarios.Result, export.Options) error
