@@ -20,7 +20,11 @@ func (r *Result) ReproduceCommand() string {
 	if prog == "" {
 		prog = "locksim"
 	}
-	cmd := fmt.Sprintf("%s run %s", prog, ShellWord(r.Scenario.arg()))
+	arg := r.Scenario.arg()
+	if strings.HasPrefix(arg, "-") { // a file named like a flag: ./-x.scn
+		arg = "./" + arg
+	}
+	cmd := fmt.Sprintf("%s run %s", prog, ShellWord(arg))
 	for _, l := range r.Scenario.WhatIf {
 		cmd += " --with " + ShellWord(l)
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -56,6 +57,37 @@ func FormatDuration(d time.Duration) string {
 	if Time(d) == Never {
 		return "never"
 	}
+	if d == math.MinInt64 { // -d overflows: the general form
+		return formatDurationSlow(d)
+	}
+	// Built without fmt: the trace's hash formats every event's times, and a
+	// million-event run spent half its time here.
+	var buf [32]byte
+	b := buf[:0]
+	if d < 0 {
+		b, d = append(b, '-'), -d
+	}
+	s, ns := int64(d/time.Second), int64(d%time.Second)
+	b = strconv.AppendInt(b, s, 10)
+	b = append(b, '.')
+	frac, digits := ns/1e6, 3
+	switch {
+	case ns%int64(time.Millisecond) == 0:
+	case ns%int64(time.Microsecond) == 0:
+		frac, digits = ns/1e3, 6
+	default:
+		frac, digits = ns, 9
+	}
+	var f [9]byte
+	for i := digits - 1; i >= 0; i-- {
+		f[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	b = append(b, f[:digits]...)
+	return string(append(b, 's'))
+}
+
+func formatDurationSlow(d time.Duration) string {
 	sign := ""
 	if d < 0 {
 		sign, d = "-", -d

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Trace is the product of a run: every event with its true time and the local clock
@@ -245,6 +246,26 @@ func (t *Trace) WriteText(w io.Writer) error { return t.write(w, false, 0, 0) }
 // and last tail events, and says how many it left out.
 func (t *Trace) WriteNarrated(w io.Writer, head, tail int) error { return t.write(w, true, head, tail) }
 
+// obsIndent is the start of an observation's line under its event's.
+const obsIndent = "                                                    = "
+
+// pad writes s padded with spaces to width runes, on the left (right-aligned)
+// or, with left, after it, as fmt's %*s and %-*s do.
+func pad(w *bufio.Writer, s string, width int, left bool) {
+	n := width - utf8.RuneCountInString(s)
+	if !left {
+		for ; n > 0; n-- {
+			w.WriteByte(' ')
+		}
+	}
+	w.WriteString(s)
+	if left {
+		for ; n > 0; n-- {
+			w.WriteByte(' ')
+		}
+	}
+}
+
 func (t *Trace) write(w io.Writer, narrate bool, head, tail int) error {
 	bw := bufio.NewWriter(w)
 	oi := 0
@@ -269,10 +290,21 @@ func (t *Trace) write(w io.Writer, narrate bool, head, tail int) error {
 		if e.Proc >= 0 {
 			local = e.Local.String()
 		}
-		fmt.Fprintf(bw, "%10s  %-8s %-28s %s\n", e.At, t.Name(e.Proc), local, t.EventText(i))
+		// "%10s  %-8s %-28s %s\n", written without fmt: the trace's hash writes
+		// every event this way, and fmt was most of a long run's hashing.
+		pad(bw, e.At.String(), 10, false)
+		bw.WriteString("  ")
+		pad(bw, t.Name(e.Proc), 8, true)
+		bw.WriteByte(' ')
+		pad(bw, local, 28, true)
+		bw.WriteByte(' ')
+		bw.WriteString(t.EventText(i))
+		bw.WriteByte('\n')
 		for oi < t.NumObs() && t.ObsEvent(oi) == i {
 			o := t.Observation(oi)
-			fmt.Fprintf(bw, "%10s  %-8s %-28s   = %s\n", "", "", "", t.ObsText(&o))
+			bw.WriteString(obsIndent) // "%10s  %-8s %-28s   = " of three empty strings
+			bw.WriteString(t.ObsText(&o))
+			bw.WriteByte('\n')
 			oi++
 		}
 	}

@@ -59,8 +59,8 @@ func (c *Config) Scenario(o Outcome, f Found, file string) string {
 	if prog == "" {
 		prog = "locksim"
 	}
-	line("Replay it: %s run %s", prog, file)
-	line("Step through it: %s tui %s", prog, file)
+	line("Replay it: %s run %s", prog, scenarios.ShellWord(file))
+	line("Step through it: %s tui %s", prog, scenarios.ShellWord(file))
 	b.WriteString("\n")
 	body := c.source(o.Seed, o.Schedule, cast, true)
 	b.WriteString(body)

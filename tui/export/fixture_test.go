@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/scenarios"
-	"github.com/locksim/locksim/sim/simtest"
 	"github.com/locksim/locksim/tui/internal/fixture"
 )
 
@@ -13,12 +12,6 @@ import (
 // snapshots (the goldens', as the UI makes them) and one without (the
 // catalogue-wide checks') are kept apart: each test draws exactly what it drew
 // before.
-
-// catalogue is the embedded catalogue, parsed once, under -short a sample
-// that covers every protocol; each caller gets its own slice.
-func catalogue(t testing.TB) []*scenarios.Scenario {
-	return simtest.Sample(fixture.Catalogue(t), func(s *scenarios.Scenario) string { return s.Protocol })
-}
 
 // catRun is catalogue scenario id's run without snapshots, made once.
 func catRun(t testing.TB, id string) *scenarios.Result { return fixture.Run(t, id, false) }

@@ -546,16 +546,17 @@ func toolVersion() string {
 }
 
 func readCertificate(file string) (*explore.Certificate, error) {
-	b, err := os.ReadFile(file)
+	src, err := scenarios.ReadSource(file) // at most 4 MB; a pipe nobody writes to is refused
+	b := []byte(src)
 	if err != nil {
 		return nil, errors.Wrap(err, "--compare-certificate")
 	}
 	var c explore.Certificate
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, errors.Wrapf(err, "--compare-certificate %s is not a certificate", file)
+		return nil, errors.Wrapf(err, "--compare-certificate %s is not a certificate", scenarios.Shown(file))
 	}
 	if c.SchemaVersion != explore.CertificateVersion {
-		return nil, errors.Errorf("--compare-certificate %s: schema_version %d, this locksim reads %d", file, c.SchemaVersion, explore.CertificateVersion)
+		return nil, errors.Errorf("--compare-certificate %s: schema_version %d, this locksim reads %d", scenarios.Shown(file), c.SchemaVersion, explore.CertificateVersion)
 	}
 	return &c, nil
 }
@@ -571,7 +572,22 @@ func writeJSONFile(file string, v any) error {
 
 // writeFileAtomic writes a file through a temporary file and a rename, so
 // that a reader never sees half of it.
+//
+// A target that exists and is not a regular file (a device such as /dev/null
+// or /dev/full, a pipe, a symbolic link) is written through, never replaced:
+// renaming over it would put a plain file where the device or the link was.
 func writeFileAtomic(file string, b []byte) error {
+	if st, err := os.Lstat(file); err == nil && !st.Mode().IsRegular() {
+		f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".locksim-*")
 	if err != nil {
 		return err
@@ -641,7 +657,7 @@ func writeCheckSummary(w io.Writer, s *checkSummary, format string) error {
 			fmt.Fprintf(w, "wrote %s\nreplay: %s\n        %s\n", scenarios.Shown(x.File), x.Replay, x.TUI)
 		}
 		if s.Certificate != "" {
-			fmt.Fprintf(w, "certificate: %s\n", s.Certificate)
+			fmt.Fprintf(w, "certificate: %s\n", scenarios.Shown(s.Certificate))
 		}
 		if c := s.Compared; c != nil {
 			if c.Proves {

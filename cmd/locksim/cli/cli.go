@@ -31,6 +31,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/locksim/locksim/scenarios"
 	"io"
 	"os"
 	"runtime/debug"
@@ -194,8 +195,16 @@ type internalError struct {
 }
 
 func (e internalError) Error() string {
-	s := fmt.Sprintf("internal error: %v\n  this is a bug in locksim. Please report it with the scenario file and this command\n  (its seed is the scenario's own unless --seed is given): %s %s",
-		e.value, app.name, strings.Join(e.args, " "))
+	args := e.args
+	if args == nil { // an error found after the run, not a panic: the process's own command
+		args = os.Args[1:]
+	}
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = scenarios.ShellWord(a)
+	}
+	s := fmt.Sprintf("internal error: %s\n  this is a bug in locksim. Please report it with the scenario file and this command\n  (its seed is the scenario's own unless --seed is given): %s %s",
+		scenarios.Shown(fmt.Sprint(e.value)), app.name, strings.Join(words, " "))
 	switch {
 	case len(e.stack) == 0:
 	case os.Getenv("LOCKSIM_DEBUG") != "":
@@ -228,7 +237,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run `"+app.name+" COMMAND --help` for a command's flags. Exit codes: 0 every")
 	fmt.Fprintln(w, "expectation held, 1 an expectation failed, 2 bad input or usage, 3 the output")
-	fmt.Fprintln(w, "could not be written or locksim failed inside (a bug: please report it).")
+	fmt.Fprintln(w, "could not be written or locksim failed inside (a bug: please report it), 4 check")
+	fmt.Fprintln(w, "ran out of its --budget before it finished.")
 	if app.catalogue == nil {
 		fmt.Fprintln(w, "Docs: docs/README.md. Try: locksim run redis-del-after-expiry")
 	}
@@ -268,8 +278,8 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) ([]st
 				}
 				return nil, helpShown{flag.ErrHelp}
 			}
-			stderr.Write(said.Bytes())
-			return nil, usageError{errors.Wrap(err, fs.Name())}
+			io.WriteString(stderr, printableLines(said.String()))
+			return nil, usageError{errors.New(fs.Name() + ": " + printableLines(err.Error()))}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -296,4 +306,19 @@ func checkFormat(f string, formats ...string) error {
 		return usagef("--format %q: expected %s%s", f, strings.Join(formats, ", "), didYouMean(f, formats))
 	}
 	return nil
+}
+
+// printableLines is text with every control character but the newline written
+// as its escape: what the flag package says quotes the user's flag as given,
+// and a flag can hold an escape sequence.
+func printableLines(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

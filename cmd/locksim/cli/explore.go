@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -225,7 +226,12 @@ found, 2 on bad input.`)
 // exploreConfig loads the target and reads the flags that shape the search.
 func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	var tpl *explore.Template
-	if st, err := os.Stat(target); err == nil && (!st.IsDir() || !slices.Contains(app.presets(), target)) {
+	st, err := os.Stat(target)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !slices.Contains(app.presets(), target) {
+		_, err = scenarios.ReadSource(target) // a link loop, a path through a file, no permission: says which
+		return nil, usageError{err}
+	}
+	if err == nil && (!st.IsDir() || !slices.Contains(app.presets(), target)) {
 		src, err := scenarios.ReadSource(target)
 		if err != nil {
 			return nil, usageError{err}
@@ -236,7 +242,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 	} else if app.catalogue != nil {
 		src, ok := app.catalogueSource(target)
 		if !ok {
-			return nil, usagef("explore: %s is neither a file nor a scenario of the catalogue (%s list)", target, app.name)
+			return nil, usagef("%s is neither a file nor a scenario of the catalogue (%s list)", scenarios.Shown(target), app.name)
 		}
 		if tpl, err = app.template(target, src); err != nil {
 			return nil, usageError{err}
@@ -248,7 +254,7 @@ func exploreConfig(target string, o *exploreOptions) (*explore.Config, error) {
 			return nil, usageError{err}
 		}
 	} else if tpl, err = explore.Preset(target); err != nil {
-		return nil, usageError{errors.Errorf("explore: %s is neither a file, a preset nor a catalogue id: %v%s", target, err, didYouMean(target, app.presets()))}
+		return nil, usageError{errors.Errorf("%s is neither a file, a preset nor a catalogue id: %v\n  hint: give one of the presets, or the path of a %s file%s", scenarios.Shown(target), err, scenarios.Ext, didYouMean(target, app.presets()))}
 	}
 	cfg := &explore.Config{Template: tpl, Liveness: o.liveness, Hash: o.determinism,
 		Space: fault.Space{Menu: fault.Kinds, MaxFaults: o.maxFaults, MaxDrift: o.maxDrift, Swarm: o.swarm}}

@@ -190,3 +190,88 @@ func TestHelpThatCannotBeWrittenExitsThree(t *testing.T) {
 		t.Errorf("run --help: exit %d, stdout %.40q, stderr %q: want the help on stdout", code, o.String(), e.String())
 	}
 }
+
+// An output that exists and is not a regular file is written through, never
+// replaced: a rename over a symbolic link or a device put a plain file there
+// (`playground --out /dev/full` replaced the system's /dev/full).
+func TestAnOutputThatIsALinkOrADeviceIsWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if err := writeFileAtomic(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a %v", st.Mode())
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("the link's target holds %q, want new", b)
+	}
+	if _, err := os.Stat("/dev/null"); err == nil {
+		null := filepath.Join(dir, "null")
+		os.Symlink("/dev/null", null)
+		if code, _, errs := locksim(t, "check", "2pc", "--max-faults", "0", "--certificate", null); code != exitOK {
+			t.Errorf("a certificate into /dev/null: exit %d %s", code, errs)
+		}
+		if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeDevice == 0 {
+			t.Fatalf("/dev/null is no longer a device: %v %v", st.Mode(), err)
+		}
+	}
+}
+
+// The --out folder's name reaches the found scenario's comments as one shell
+// word: a newline in it added a line to the scenario.
+func TestAnOutFolderAddsNoLineToTheFoundFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "inj\nnode r9 redis\n#\x1b[2J")
+	code, stdout, errs := locksim(t, "explore", "redlock", "--faults", "restart-empty", "--budget", "30s", "--out", out)
+	if code != exitFail {
+		t.Fatalf("explore: exit %d: %s", code, errs)
+	}
+	noControl(t, "explore", stdout+errs)
+	entries, _ := os.ReadDir(out) // not Glob: the folder's name holds a '['
+	if len(entries) != 1 {
+		t.Fatalf("found files %v", entries)
+	}
+	files := []string{filepath.Join(out, entries[0].Name())}
+	found, _ := os.ReadFile(files[0])
+	for _, l := range strings.Split(string(found), "\n") {
+		if strings.HasPrefix(l, "node r9") {
+			t.Errorf("the folder's name added a line: %q", l)
+		}
+	}
+	if code, out, errs := locksim(t, "run", files[0]); code != exitOK || !strings.Contains(out, "ok    expect verdict UNSAFE") {
+		t.Errorf("the found file does not replay: exit %d %s", code, errs)
+	}
+}
+
+// explore and check say why a target cannot be read, as run does; a flag
+// with an escape sequence is quoted; a certificate is read with the limits of
+// a scenario file.
+func TestExploreAndCheckSayWhyATargetCannotBeRead(t *testing.T) {
+	dir := t.TempDir()
+	loop := filepath.Join(dir, "loop.scn")
+	os.Symlink("loop.scn", loop)
+	for _, args := range [][]string{{"explore", loop}, {"check", loop}} {
+		code, out, errs := locksim(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "is a symbolic link that leads back to itself") {
+			t.Errorf("%v: exit %d %s%s", args, code, out, errs)
+		}
+	}
+	for _, args := range [][]string{{"run", "--\x1b[2J"}, {"explore", "no\x1b[2Jx"}, {"check", "no\x1b[2Jx"}} {
+		code, out, errs := locksim(t, args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		noControl(t, strings.Join(args, " "), out+errs)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		code, _, errs := locksim(t, "check", "2pc", "--max-faults", "0", "--compare-certificate", "/dev/zero")
+		if code != exitUsage || !strings.Contains(errs, "does not end within 4MB") {
+			t.Errorf("--compare-certificate /dev/zero: exit %d %s", code, errs)
+		}
+	}
+}

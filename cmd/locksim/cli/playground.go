@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/locksim/locksim/scenarios"
 	"io"
 
 	"github.com/locksim/locksim/cmd/locksim/internal/playground"
@@ -37,7 +38,7 @@ func cmdPlayground(args []string, stdout, stderr io.Writer) error {
 	if err := writeFileAtomic(*out, b.Bytes()); err != nil {
 		return outputError{err}
 	}
-	fmt.Fprintf(stdout, "wrote %s (%s): open it in a browser, from disk or from a server\n", *out, sizeText(b.Len()))
+	fmt.Fprintf(stdout, "wrote %s (%s): open it in a browser, from disk or from a server\n", scenarios.Shown(*out), sizeText(b.Len()))
 	return nil
 }
 

@@ -121,7 +121,7 @@ func writeStops(res *scenarios.Result, opt export.Options, dir string, stdout io
 			return outputError{errors.Wrapf(err, "writing %s", path)}
 		}
 		n++
-		fmt.Fprintf(stdout, "wrote %s\n", path)
+		fmt.Fprintf(stdout, "wrote %s\n", scenarios.Shown(path))
 		return nil
 	})
 	if err != nil {

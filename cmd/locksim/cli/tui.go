@@ -78,10 +78,7 @@ same timeline as plain text.`)
 	if !terminal() {
 		quoted := make([]string, len(args))
 		for i, x := range args {
-			quoted[i] = x
-			if strings.ContainsAny(x, " \t\"'") {
-				quoted[i] = shellQuote(x)
-			}
+			quoted[i] = scenarios.ShellWord(x)
 		}
 		return usagef("%s tui needs a terminal; without one, run: %s run %s", app.name, app.name, strings.Join(quoted, " "))
 	}
