@@ -138,19 +138,11 @@ func TestSimAndProtocolsAreDeterministic(t *testing.T) {
 		}
 		for _, f := range pkgs[pkg] {
 			for _, p := range determinismProblems(fset, f.ast, info, pkg != "scenarios/explore") {
-				if slices.Contains(envAllowed, filepath.ToSlash(f.name)) && strings.HasSuffix(p, `imports "os"`) {
-					continue
-				}
 				t.Errorf("%s", p)
 			}
 		}
 	}
 }
-
-// envAllowed lists the only files under sim/ and protocols/ that may import
-// "os": simtest's Long, which reads LOCKSIM_LONG to run more property cases
-// (issue 32). simtest is test support, never part of a run.
-var envAllowed = []string{"sim/simtest/long.go"}
 
 // goroutinesAllowed lists the only files that may start goroutines: the
 // explorer's worker pool, which runs whole, independent seeds in parallel

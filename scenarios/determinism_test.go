@@ -43,7 +43,7 @@ func TestDeterminismUnderGOMAXPROCS1(t *testing.T) {
 // randomness the trace may not depend on the seed at all, which is fine.
 func TestDeterminismAcrossSeeds(t *testing.T) {
 	t.Parallel()
-	seeds := uint64(3) // seeds 2 and 3; with LOCKSIM_LONG=1, 2 to 9
+	seeds := uint64(3) // seeds 2 and 3; with -tags long, 2 to 9
 	if long() {
 		seeds = 10
 	}

@@ -12,5 +12,5 @@ var CatalogueRuns = catalogueRuns
 // CatalogueRun is one of them, by id.
 var CatalogueRun = catalogueRun
 
-// Long reports whether LOCKSIM_LONG=1 asks for the long form of the tests.
+// Long reports whether -tags long asks for the long form of the tests.
 var Long = long

@@ -20,7 +20,7 @@ import (
 // its compare-with) as `locksim run A --vs B --format json --events` does and
 // validates it against docs/json-compare.schema.json; each difference names a
 // row of its own run at its own time. The schema refuses a broken comparison.
-// Under -short the longest pairs are left out; without LOCKSIM_LONG=1, the
+// Under -short the longest pairs are left out; without -tags long, the
 // event lists of one pair per protocol are validated, not of every pair.
 func TestCompareJSONMatchesTheSchema(t *testing.T) {
 	t.Parallel()
@@ -46,7 +46,7 @@ func TestCompareJSONMatchesTheSchema(t *testing.T) {
 		}
 		// The event lists are validated run by run (TestCatalogueJSONMatchesTheSchema):
 		// here, in a pair's JSON, once per protocol by default, every pair with
-		// LOCKSIM_LONG=1 (validating a long pair's events takes seconds).
+		// -tags long (validating a long pair's events takes seconds).
 		events := scenarios.Long() || !eventsSeen[s.Protocol] && a.Trace.Len()+b.Trace.Len() < 5000
 		eventsSeen[s.Protocol] = eventsSeen[s.Protocol] || events
 		var buf bytes.Buffer

@@ -49,7 +49,7 @@ func TestCatalogueJSONMatchesTheSchema(t *testing.T) {
 	sch := outputSchema(t)
 	for _, res := range catalogueRuns(t) {
 		s := res.Scenario
-		// Every run's event list with LOCKSIM_LONG=1; by default those of the
+		// Every run's event list with -tags long; by default those of the
 		// shorter runs (validating tens of thousands of events takes seconds).
 		events := long() || res.Trace.Len() <= 2000
 		var b bytes.Buffer

@@ -14,7 +14,7 @@ import (
 
 // Property tests of the Redis, Redlock and protected-resource mistakes of issue
 // 19 (docs/protocols/redis.md and redlock.md, "Common mistakes"): each fix stays
-// safe over 50 to 100 fixed schedules (ten times more under LOCKSIM_LONG=1;
+// safe over 50 to 100 fixed schedules (ten times more under -tags long;
 // simtest.Check). Each story is a scenario written in the
 // language with every time, delay and size drawn by rapid from the case's
 // seed, so a finding names its seed and is judged by the checker like any run. That

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 	"time"
 )
@@ -53,11 +52,11 @@ func oldClockAt(t *Trace, p ProcID, at Time) LocalTime {
 // jumps and drift changes, several at one instant; and each event's Local is
 // the clock the kernel read (the clock as every change before it, in trace
 // order, left it). The old replay is quadratic: seeds 1-10 by default (about
-// 1 s on the 2-core machine), 1-40 under LOCKSIM_LONG=1.
+// 1 s on the 2-core machine), 1-40 under -tags long.
 func TestClockAtIsTheOldReplay(t *testing.T) {
 	t.Parallel()
 	seeds := uint64(10)
-	if os.Getenv("LOCKSIM_LONG") == "1" {
+	if longTests {
 		seeds = 40
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {

@@ -29,7 +29,7 @@ func catalogueRuns(t testing.TB) ([]*scenarios.Scenario, []*scenarios.Result) {
 	return fixture.Sweep(t, true)
 }
 
-// long reports whether the long forms of the sweeps run (LOCKSIM_LONG=1), and
+// long reports whether the long forms of the sweeps run (-tags long), and
 // logs which form this test runs.
 func long(t *testing.T, short, full string) bool { t.Helper(); return fixture.Long(t, short, full) }
 

@@ -178,7 +178,7 @@ func TestResizeSweep(t *testing.T) {
 		{"compare", compareApp(t, "redlock-clock-jump", "redlock-no-clock-jump"), []string{"d", "b"}},
 	}
 	// The full sweep (every 23 columns by every 7 lines, 289 sizes a mode) runs
-	// with LOCKSIM_LONG=1. The default (and -short's) is 100 sizes a mode: the
+	// with -tags long. The default (and -short's) is 100 sizes a mode: the
 	// sizes around the "too small" edge (39, 40 and 41 wide; 7, 8 and 9 high),
 	// where a screen turns from "too small" to drawn and a miscount of a line
 	// or a cell shows first; a workshop's screens (80x24, 120x40, 200x60, 120x20

@@ -133,7 +133,7 @@ func TestPropertyAdvisoryCommitReleaseFillsTheTable(t *testing.T) {
 
 // Unlocked, a table with one slot per client (and per crash) never fills, and the locks stay
 // exclusive, whatever the clients' crashes. 100 fixed schedules by default,
-// 1,000 under LOCKSIM_LONG=1.
+// 1,000 under -tags long.
 func TestPropertyAdvisoryUnlockNeverFillsTheTable(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		rep, desc := advisoryRun(t, false)

@@ -24,7 +24,7 @@ import (
 // UPDATE's WHERE is re-evaluated against the latest committed row);
 // lostinsoba, "Distributed locks: SQL" (lease rows, optimistic locking);
 // ShedLock's README (usingDbTime). Each random test runs 100 fixed
-// schedules by default, 1,000 under LOCKSIM_LONG=1 (simtest.Check). A mistake that a fault brings out (a paused FOR UPDATE
+// schedules by default, 1,000 under -tags long (simtest.Check). A mistake that a fault brings out (a paused FOR UPDATE
 // holder, leases on skewed client clocks) is found without chance, by every
 // schedule of one fault over a template in testdata/properties.
 

@@ -119,7 +119,7 @@ func TestPropertyMultiRegionCASLosesUpdates(t *testing.T) {
 
 // Through one write region, every acknowledged update reaches every region,
 // and the counter ends at the number of updates. 100 fixed schedules by
-// default, 1,000 under LOCKSIM_LONG=1.
+// default, 1,000 under -tags long.
 func TestPropertyOneWriteRegionLosesNoUpdate(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		rep, desc := regionsRun(t, true)

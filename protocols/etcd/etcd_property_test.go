@@ -23,7 +23,7 @@ import (
 // partitions and leader failures; without it, a pause finds the lost update
 // (every pause over a template, testdata/properties/pause-unfenced.scn); and
 // the cluster never grants the lock to two live leases. Each random test
-// runs 100 fixed schedules by default, 1,000 under LOCKSIM_LONG=1
+// runs 100 fixed schedules by default, 1,000 under -tags long
 // (simtest.Check; a failure names its seed).
 
 // world is a drawn run: the schedule and the network's loss, duplication and

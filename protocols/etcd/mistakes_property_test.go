@@ -20,7 +20,7 @@ import (
 // FINDS it, among every schedule of one partition over a template
 // (testdata/properties/mutex-no-wait-check.scn); today's Mutex (with either
 // way of checking the client-side lease deadline) keeps live clients from
-// believing together over 100 fixed schedules (1,000 under LOCKSIM_LONG=1).
+// believing together over 100 fixed schedules (1,000 under -tags long).
 
 // clientCuts cut clients off from the cluster (or from one member) and hit the
 // members too. No client pauses: a paused process cannot check anything.

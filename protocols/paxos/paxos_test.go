@@ -178,7 +178,7 @@ func TestNackEndsARoundEarly(t *testing.T) {
 
 // Persistent acceptors: one value chosen under random loss, duplication,
 // reordering, delay, crashes and restarts of anyone, with three proposers.
-// 100 fixed schedules by default, 1,000 under LOCKSIM_LONG=1.
+// 100 fixed schedules by default, 1,000 under -tags long.
 func TestPropertyOneValueChosenWithPersistentAcceptors(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")

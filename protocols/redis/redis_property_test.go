@@ -24,7 +24,7 @@ import (
 //
 // Every part of the schedule (clients, operations, times, TTLs, delays) is drawn
 // by rapid from the case's seed (simtest.Check): 10 fixed cases by default,
-// 100 under LOCKSIM_LONG=1; a failure names its seed. That a restart breaks the
+// 100 under -tags long; a failure names its seed. That a restart breaks the
 // promise is found without chance: every crash over a template
 // (testdata/properties/restart-no-persistence.scn).
 

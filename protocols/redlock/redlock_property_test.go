@@ -22,7 +22,7 @@ import (
 // never grants the lock twice under crashes and restarts, partitions, message
 // delays and clock drift within its allowance; with restarts that lose the keys it
 // does. Every fault and its size is drawn by rapid (a fault.Schedule) from the
-// case's seed: 10 fixed cases by default, 100 under LOCKSIM_LONG=1.
+// case's seed: 10 fixed cases by default, 100 under -tags long.
 // That restarts without persistence break it is found without chance, by every
 // crash and partition over a template (testdata/properties).
 

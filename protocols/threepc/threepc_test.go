@@ -166,7 +166,7 @@ func TestTextbookAckTimeoutDisagreesWithTheCohort(t *testing.T) {
 // within its ACK's flight the cut falls, the kernel's seed): the textbook
 // coordinator always disagrees with the lone pre-committed cohort, and
 // Skeen's never does, nor blocks. 100 fixed schedules by default, 1,000
-// under LOCKSIM_LONG=1.
+// under -tags long.
 func TestPropertyTextbookAckTimeoutAlwaysDisagrees(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")

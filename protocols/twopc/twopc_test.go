@@ -131,7 +131,7 @@ func TestParticipantRecoversUncertain(t *testing.T) {
 // participant that times out waiting for the vote request and aborts
 // (legal: it has not voted; BHG section 7.3), drawn with a work phase before
 // the vote. 300 fixed schedules by default (seeds 1-300, about 0.1 s), 3,000
-// under LOCKSIM_LONG=1: a participant that aborts when uncertain (the mistake
+// under -tags long: a participant that aborts when uncertain (the mistake
 // with its flag forced on) first breaks it at seed 114 (issue 32's mutation
 // check), so fewer would let that bug through.
 func TestPropertyTwoPCNeverDisagrees(t *testing.T) {

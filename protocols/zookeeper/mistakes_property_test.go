@@ -19,7 +19,7 @@ import (
 // Property tests of the published mistakes of ZooKeeper lock clients (issue 19,
 // mistakes 8-11; docs/protocols/zookeeper.md, "Common mistakes"): each mistake
 // the sources call unsafe is FOUND, and each fix stays safe over 100 fixed
-// schedules (1,000 under LOCKSIM_LONG=1; simtest.Check). A mistake that a fault brings out is found without chance:
+// schedules (1,000 under -tags long; simtest.Check). A mistake that a fault brings out is found without chance:
 // every schedule of one fault of the kinds its story turns on, over a template
 // in testdata/properties (proptest.Find); one that breaks with no fault at all
 // (a watch trusted as the lock), or under a fault the explorer's menu does not

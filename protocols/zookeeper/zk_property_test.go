@@ -23,7 +23,7 @@ import (
 // a template, testdata/properties/pause-unfenced.scn); and the ensemble never
 // lets two live sessions hold the lock at once. Each random test runs
 // fixed cases (simtest.Check): 100 schedules by default, 1,000 under
-// LOCKSIM_LONG=1, each drawn from a seed the failure names. The servers tick every 100 ms
+// -tags long, each drawn from a seed the failure names. The servers tick every 100 ms
 // (ZooKeeper's default is 2 s), so that sessions expire and leaders fail over
 // several times within each 12 s run.
 

@@ -105,7 +105,7 @@ func TestPropertyStateReleasedToNewRunsTwice(t *testing.T) {
 
 // Released to done, the job runs at most once and never has two holders,
 // whatever the claims and crashes. 100 fixed schedules by default, 1,000
-// under LOCKSIM_LONG=1.
+// under -tags long.
 func TestPropertyStateDoneRunsOnce(t *testing.T) {
 	simtest.Check(t, 10, func(t *rapid.T) {
 		rep, desc := stateRun(t, false)

@@ -91,7 +91,7 @@ func TestCheckProvesThreePhaseCommitAgreesUnderCrashes(t *testing.T) {
 // BHG 7.4: two-phase commit blocks, but every process that decides decides
 // alike: no schedule of up to two faults breaks commit-agreement.
 //
-// The pairs (about 2.5 s on the 2-core machine) run under LOCKSIM_LONG=1; by
+// The pairs (about 2.5 s on the 2-core machine) run under -tags long; by
 // default every single fault is checked (the same proof, one level).
 func TestCheckProvesTwoPhaseCommitAgreesWithinTwoFaults(t *testing.T) {
 	t.Parallel()
@@ -186,7 +186,7 @@ func TestCheckShardsTogetherAreTheWholeCheck(t *testing.T) {
 // faults chooses two values (Lamport 2001: safety needs only stable storage).
 //
 // Two faults are about 60,000 schedules (5.6 s on the 2-core machine): they
-// run under LOCKSIM_LONG=1 (the command line's acceptance, docs/check.md,
+// run under -tags long (the command line's acceptance, docs/check.md,
 // runs them too); by default every single fault is checked.
 func TestCheckProvesPaxosWithPersistentAcceptorsChoosesOneValue(t *testing.T) {
 	t.Parallel()

@@ -110,7 +110,7 @@ func TestUnsafeConfigurationsAreFoundShrunkAndReplayed(t *testing.T) {
 
 func TestSafeConfigurationsStaySafe(t *testing.T) {
 	t.Parallel()
-	runs := simtest.Cases(10) // seeds 1-100; 1-1000 under LOCKSIM_LONG=1
+	runs := simtest.Cases(10) // seeds 1-100; 1-1000 under -tags long
 	for _, tc := range []struct {
 		name     string
 		template string

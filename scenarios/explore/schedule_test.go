@@ -35,7 +35,7 @@ run until=4s
 
 func TestTheScheduleTextAndTheKernelActionsMakeTheSameRun(t *testing.T) {
 	t.Parallel()
-	seeds := uint64(simtest.Cases(1) / 2) // 5 seeds a template; 50 under LOCKSIM_LONG=1
+	seeds := uint64(simtest.Cases(1) / 2) // 5 seeds a template; 50 under -tags long
 	replica, err := explore.FromSource("replicated.scn", replicated)
 	if err != nil {
 		t.Fatal(err)

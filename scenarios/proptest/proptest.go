@@ -88,7 +88,7 @@ const EnvDir = "LOCKSIM_FOUND_DIR"
 
 // Check requires that the template's runs keep the invariants under a fixed
 // set of drawn schedules: Config.Runs of them (0: simtest.Cases(2), 20 by
-// default and 200 under LOCKSIM_LONG=1), drawn from Config.Seed on as
+// default and 200 under -tags long), drawn from Config.Seed on as
 // `locksim explore --seed` draws them, so two runs of a test try the same
 // schedules. On a failure the schedule is shrunk, the shrunk run is written as
 // a scenario file, and the test fails with a message that names the file, the

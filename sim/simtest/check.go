@@ -7,23 +7,18 @@ import (
 	"pgregory.net/rapid"
 )
 
-// EnvLong names the environment variable that lengthens property runs:
-// LOCKSIM_LONG=1 runs LongCases cases per round instead of ShortCases (README,
-// "Long runs").
-const EnvLong = "LOCKSIM_LONG"
-
 // ShortCases is how many cases a round of Check runs by default: enough that
 // each built-in property still fails on the broken rule it guards (the
 // mutation checks of issue 32, docs in /work/notes), few enough that
 // `go test ./...` stays under a minute.
 const ShortCases = 10
 
-// LongCases is how many cases a round runs under LOCKSIM_LONG=1: what rapid
+// LongCases is how many cases a round runs with -tags long: what rapid
 // ran by default before issue 32.
 const LongCases = 100
 
 // Cases is how many cases rounds rounds of Check run: rounds×ShortCases by
-// default, rounds×LongCases under LOCKSIM_LONG=1.
+// default, rounds×LongCases with -tags long.
 func Cases(rounds int) int {
 	rounds = max(rounds, 1)
 	if Long() {

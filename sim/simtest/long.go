@@ -1,15 +1,13 @@
 package simtest
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
-// Long reports whether LOCKSIM_LONG=1 asks for the long property runs. It is
-// the one place under sim/ that reads the environment (layers_test.go allows
-// this file "os"): simtest is test support, never part of a run, and how
-// many cases a test tries changes no run's outcome, only how many runs.
-func Long() bool { return os.Getenv(EnvLong) == "1" }
+// Long reports whether the long property runs were asked for, by building the
+// tests with the tag long (`go test -tags long ./...`). A build tag, not an
+// environment variable: sim/ reads nothing from its environment, test
+// support included (the determinism contract), and how many cases a test
+// tries changes no run's outcome, only how many runs.
+func Long() bool { return long }
 
 // Sample is xs whole, or under -short (the race detector's run, ten times
 // slower) a sample that still covers each group: the first item of every group

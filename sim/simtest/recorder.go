@@ -12,7 +12,7 @@
 // Rapid and fault.Space.
 //
 // No flag is read or set: how many cases run is ShortCases per round, or
-// LongCases under LOCKSIM_LONG=1 (Long).
+// LongCases under -tags long (Long).
 //
 // May import: sim, sim/fault, the standard library and pgregory.net/rapid.
 package simtest

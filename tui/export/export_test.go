@@ -331,7 +331,7 @@ func readViewer(t *testing.T, name, doc string) viewerData {
 // run and pair up to 5000 events is checked, and of one run over: the
 // shortest of them, for what only a long run's page has (many chunks; a pair's
 // page is made by the same writeHTML and viewData from its drawing); every
-// SVG is checked. LOCKSIM_LONG=1 checks the HTML of them all.
+// SVG is checked. -tags long checks the HTML of them all.
 func TestHTMLAndSVGReferenceNothing(t *testing.T) {
 	t.Parallel()
 	cat, runs := catalogueRuns(t)

@@ -22,6 +22,6 @@ func catalogueRuns(t testing.TB) ([]*scenarios.Scenario, []*scenarios.Result) {
 	return fixture.Sweep(t, false)
 }
 
-// long reports whether the long forms run (LOCKSIM_LONG=1), and logs which
+// long reports whether the long forms run (-tags long), and logs which
 // form this test runs.
 func long(t *testing.T, short, full string) bool { t.Helper(); return fixture.Long(t, short, full) }
