@@ -76,12 +76,16 @@ func badgeForms(s Styles, tl *layout.Timeline, r int, rep *check.Report, hidden 
 	if len(rep.Unreached) > 0 && !hidden {
 		fenced = "; no operation reached " + strings.Join(rep.Unreached, ", ")
 	}
+	third := " " + facts[0] + more + "; " + safe + " "
+	if len(rep.Unreached) > 0 && !hidden { // at 80 columns too: why nothing could be lost
+		third = " " + facts[0] + more + "; " + strings.Join(rep.Unreached, ", ") + " untouched "
+	}
 	all := strings.Join(facts, ", ")
 	// The amber itself says that the data is safe; the shortest form leaves
 	// the words out, never puts a contrary one in.
 	// "(fenced)" outlasts the list of facts: it is why the data is safe; so
 	// does "no operation reached db", which says why nothing could be lost.
-	return renderAll(s.BadgeWarn, " "+all+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+" ",
+	return renderAll(s.BadgeWarn, " "+all+"; "+safe+fenced+" ", " "+facts[0]+more+"; "+safe+fenced+" ", third,
 		" "+facts[0]+more+" ")
 }
 
